@@ -1,0 +1,55 @@
+# lcalab: the one entry point. `make help` lists the targets.
+# Every tunable lives in lab/lab.conf; override on the command line,
+# e.g. make boot KERNEL=lca SWAP_SIZE=256M CMD='free -m'.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := all
+
+LAB_BUILD := $(shell lab/conf LAB_BUILD)
+VARIANTS := $(shell lab/conf VARIANTS)
+KNOWN_VARIANTS := $(shell lab/conf KNOWN_VARIANTS)
+export LAB_BUILD
+
+KERNEL ?= stock
+SWAP_SIZE ?= 0
+CMD ?= cat /proc/version; free -m
+
+.PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
+	boot smoke test lint clean distclean
+
+all: kernels rootfs smoke ## build both kernels and the rootfs, boot each kernel once
+
+help: ## list the targets
+	@awk -F':.*## ' '/^[a-z%-]+:.*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@printf '  %-16s %s\n' "kernel-VARIANT" "build one kernel ($(KNOWN_VARIANTS))"
+	@echo "Configuration: lab/lab.conf (build dir: $(LAB_BUILD))"
+
+deps: ## install missing Debian packages (apt-get)
+	@lab/deps
+
+kernels: $(addprefix kernel-,$(VARIANTS)) ## build the kernel variants (VARIANTS in lab.conf)
+
+$(addprefix kernel-,$(KNOWN_VARIANTS)): kernel-%: deps
+	@lab/build-kernel $*
+
+rootfs: deps ## build the guest root filesystem image (debootstrap)
+	@lab/build-rootfs
+
+boot: kernel-$(KERNEL) rootfs ## boot KERNEL with SWAP_SIZE (0 = none), run CMD, show its output
+	@lab/boot --show --kernel $(KERNEL) --swap $(SWAP_SIZE) -- '$(CMD)'
+
+smoke: kernels rootfs ## boot every kernel variant once and check it came up
+	@lab/test/run smoke
+
+test: deps kernels rootfs ## host unit tests plus real boots; last line: N passed, N failed
+	@lab/test/run
+
+lint: deps ## shellcheck every script
+	@lab/test/run lint
+
+clean: ## remove boot scratch directories under LAB_BUILD
+	rm -rf "$(LAB_BUILD)/boots"
+
+distclean: clean ## remove LAB_BUILD entirely (kernel trees, images, ccache)
+	rm -rf "$(LAB_BUILD)"

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lcalab-init: PID 1 of a lab guest.
+ *
+ * Mounts the pseudo filesystems and the job disk, runs the job's /lab/init
+ * as its only child and reaps every orphan (a fork bomb leaves thousands of
+ * them to init). When the job ends it writes the end marker to the results
+ * channel, kills what is left and reboots; QEMU runs with -no-reboot, so
+ * that ends the guest without needing ACPI.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define JOB_DISK	"/dev/vdb"
+#define JOB_INIT	"/lab/init"
+#define CHANNEL		"/dev/ttyS1"
+
+static void say(const char *fmt, const char *arg)
+{
+	dprintf(STDERR_FILENO, "lcalab-init: ");
+	dprintf(STDERR_FILENO, fmt, arg);
+	dprintf(STDERR_FILENO, "\n");
+}
+
+static void mount_one(const char *src, const char *dir, const char *type,
+		      unsigned long flags)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, flags, NULL) && errno != EBUSY)
+		say("cannot mount %s", dir);
+}
+
+static void console_stdio(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd < 0)
+		return;
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
+static pid_t start_job(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setsid();
+		execl("/bin/bash", "bash", JOB_INIT, (char *)NULL);
+		say("cannot run %s", JOB_INIT);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Reap orphans until the job itself has ended; returns its wait status. */
+static int reap_until(pid_t job)
+{
+	int status;
+	pid_t pid;
+
+	for (;;) {
+		pid = wait(&status);
+		if (pid == job)
+			return status;
+		if (pid < 0 && errno == ECHILD)
+			return -1;
+	}
+}
+
+static void report_end(int status)
+{
+	int code = status < 0 ? 255 :
+		   WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	int fd = open(CHANNEL, O_WRONLY | O_NOCTTY);
+
+	if (fd >= 0) {
+		dprintf(fd, "lcalab-end status=%d\n", code);
+		close(fd);
+	}
+	dprintf(STDERR_FILENO, "lcalab-init: job ended, status %d\n", code);
+}
+
+int main(void)
+{
+	pid_t job = -1;
+	int status = -1;
+
+	mount_one("devtmpfs", "/dev", "devtmpfs", 0);
+	console_stdio();
+	mount_one("proc", "/proc", "proc", 0);
+	mount_one("sysfs", "/sys", "sysfs", 0);
+	mount_one("cgroup2", "/sys/fs/cgroup", "cgroup2", 0);
+	mount_one("tmpfs", "/tmp", "tmpfs", 0);
+	mount_one("tmpfs", "/run", "tmpfs", 0);
+	mount_one(JOB_DISK, "/lab", "ext4", MS_RDONLY);
+
+	if (access(JOB_INIT, R_OK) == 0)
+		job = start_job();
+	else
+		say("no job: %s is missing", JOB_INIT);
+	if (job > 0)
+		status = reap_until(job);
+	report_end(status);
+
+	kill(-1, SIGKILL);
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

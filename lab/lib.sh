@@ -1,0 +1,91 @@
+# shellcheck shell=bash
+# Common helpers for the lab's scripts. Source it; it sources lab.conf.
+set -euo pipefail
+
+LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=lab/lab.conf
+. "$LAB_ROOT/lab/lab.conf"
+
+PROG=$(basename "$0")
+
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+warn() {
+	printf '%s: warning: %s\n' "$PROG" "$*" >&2
+}
+
+log() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+}
+
+# The linux-source tarball; exactly one must be installed.
+linux_tarball() {
+	local matches
+	# shellcheck disable=SC2206 # the glob is the point
+	matches=($LINUX_SOURCE_GLOB)
+	[ -e "${matches[0]}" ] || die "no kernel source matches $LINUX_SOURCE_GLOB: run 'make deps' (installs linux-source)"
+	[ "${#matches[@]}" -eq 1 ] || die "several kernel sources match $LINUX_SOURCE_GLOB (${matches[*]}): set LINUX_SOURCE_GLOB to one"
+	printf '%s\n' "${matches[0]}"
+}
+
+# Debian version of the package that installed the tarball, e.g. 6.1.192-3.
+linux_package_version() {
+	local tarball pkg
+	tarball=$(linux_tarball)
+	pkg=$(dpkg-query -S "$tarball" 2>/dev/null | cut -d: -f1) ||
+		die "$tarball belongs to no Debian package: install linux-source with 'make deps'"
+	dpkg-query -W -f='${Version}' "$pkg"
+}
+
+# Upstream kernel version of the source, e.g. 6.1.192: what uname -r starts with.
+kernel_version() {
+	local v
+	v=$(linux_package_version)
+	printf '%s\n' "${v%%-*}"
+}
+
+known_variant() {
+	local v
+	for v in $KNOWN_VARIANTS; do
+		[ "$v" = "$1" ] && return 0
+	done
+	return 1
+}
+
+check_variant() {
+	known_variant "$1" || die "unknown kernel variant '$1' (known: $KNOWN_VARIANTS)"
+}
+
+# Path of a variant's built kernel image.
+kernel_image() {
+	printf '%s\n' "$LAB_BUILD/kernels/$1/bzImage"
+}
+
+rootfs_image() {
+	printf '%s\n' "$LAB_BUILD/rootfs/rootfs.ext4"
+}
+
+# sha256 over the names and contents of the given files, short form.
+hash_files() {
+	local f
+	for f in "$@"; do
+		printf '%s\n' "${f#"$LAB_ROOT"/}"
+		cat "$f"
+	done | sha256sum | cut -c1-16
+}
+
+# Size with a K/M/G suffix to MiB.
+size_mib() {
+	numfmt --from=iec "$1" | awk '{ printf "%d\n", $1 / 1048576 }'
+}
+
+now() {
+	date +%s.%N
+}
+
+elapsed() {
+	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }'
+}

@@ -1,0 +1,56 @@
+# shellcheck shell=bash
+# Host-side unit tests: configuration and bad input. Nothing here boots.
+
+t_unit_conf_reads_and_overrides() {
+	[ "$("$LAB_ROOT/lab/conf" GUEST_MEM)" = 256M ] || fail "default GUEST_MEM is not 256M"
+	[ "$(GUEST_MEM=1G "$LAB_ROOT/lab/conf" GUEST_MEM)" = 1G ] || fail "environment does not override"
+	expect_exit 1 "unknown configuration key 'NO_SUCH'" "$LAB_ROOT/lab/conf" NO_SUCH
+}
+
+t_unit_kernel_version_is_derived() {
+	local v pkg
+	v=$(kernel_version)
+	pkg=$(dpkg-query -W -f='${Version}' "$(dpkg-query -S "$(linux_tarball)" | cut -d: -f1)")
+	[ "$v" = "${pkg%%-*}" ] || fail "kernel_version $v is not the package's upstream version $pkg"
+	if [ -f "$LAB_BUILD/src/Makefile" ]; then
+		local mk
+		mk=$(awk '/^VERSION =/{v=$3} /^PATCHLEVEL =/{p=$3} /^SUBLEVEL =/{s=$3} END {print v "." p "." s}' \
+			"$LAB_BUILD/src/Makefile")
+		[ "$mk" = "$v" ] || fail "tree Makefile says $mk, package says $v"
+	fi
+	! grep -rqE '6\.1\.[0-9]+' "$LAB_ROOT/lab/lab.conf" "$LAB_ROOT/Makefile" ||
+		fail "a kernel version is typed into the configuration"
+}
+
+t_unit_unknown_variant_is_refused() {
+	expect_exit 1 "unknown kernel variant 'nosuch'" "$LAB_ROOT/lab/build-kernel" nosuch
+	expect_exit 1 "unknown kernel variant 'nosuch'" "$LAB_ROOT/lab/boot" --kernel nosuch -- true
+	expect_exit 2 "usage" "$LAB_ROOT/lab/build-kernel"
+}
+
+t_unit_missing_source_says_what_to_do() {
+	expect_exit 1 "run 'make deps'" env LINUX_SOURCE_GLOB=/nonexistent/linux-source-*.tar.xz \
+		LAB_BUILD="$(mktemp -d)" "$LAB_ROOT/lab/build-kernel" stock
+}
+
+t_unit_boot_rejects_bad_options() {
+	expect_exit 2 "no command given" "$LAB_ROOT/lab/boot" --kernel stock
+	expect_exit 2 "unknown option --frobnicate" "$LAB_ROOT/lab/boot" --frobnicate -- true
+	expect_exit 1 "not a size" "$LAB_ROOT/lab/boot" --mem lots -- true
+	expect_exit 1 "not a size or 0" "$LAB_ROOT/lab/boot" --swap 12Q -- true
+	expect_exit 1 "positive number" "$LAB_ROOT/lab/boot" --cpus 0 -- true
+	expect_exit 1 "whole seconds" "$LAB_ROOT/lab/boot" --timeout 1.5 -- true
+	expect_exit 1 "auto, kvm or tcg" "$LAB_ROOT/lab/boot" --accel xen -- true
+}
+
+t_unit_boot_without_kernel_says_make_kernels() {
+	expect_exit 1 "run 'make kernels'" env LAB_BUILD="$(mktemp -d)" "$LAB_ROOT/lab/boot" -- true
+}
+
+t_unit_boot_refuses_busy_out_dir() {
+	local out
+	out=$(mktemp -d)
+	exec 7>"$out/.lock"
+	flock -n 7
+	expect_exit 1 "in use by another boot" "$LAB_ROOT/lab/boot" --out "$out" -- true
+}
