@@ -13,6 +13,12 @@ die() {
 	exit 1
 }
 
+# A usage error: exit status 2, as for every lab command.
+usage_error() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
 warn() {
 	printf '%s: warning: %s\n' "$PROG" "$*" >&2
 }

@@ -25,7 +25,7 @@ check_guest_facts() {
 	[ "$got" = "$(kernel_version)-lcalab-$variant" ] || fail "guest runs '$got', expected $(kernel_version)-lcalab-$variant"
 	mem_kb=$(facts "$dir" memtotal_kb)
 	want_kb=$(($(size_mib "$GUEST_MEM") * 1024))
-	[ "$mem_kb" -ge $((want_kb * 9 / 10)) ] && [ "$mem_kb" -le "$want_kb" ] ||
+	((mem_kb >= want_kb * 9 / 10 && mem_kb <= want_kb)) ||
 		fail "MemTotal $mem_kb kB is not within 10% of $GUEST_MEM"
 	want_kb=$((swap_mib > 0 ? swap_mib * 1024 - 4 : 0))
 	got=$(facts "$dir" swaptotal_kb)
