@@ -11,12 +11,16 @@ VARIANTS := $(shell lab/conf VARIANTS)
 KNOWN_VARIANTS := $(shell lab/conf KNOWN_VARIANTS)
 export LAB_BUILD
 
+GUEST_SRC := $(wildcard workloads/*.c)
+GUEST_BIN := $(patsubst workloads/%.c,$(LAB_BUILD)/guest-bin/%,$(GUEST_SRC))
+GUEST_CFLAGS := -Wall -Wextra -Werror -O2 -static
+
 KERNEL ?= stock
 SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	boot smoke test lint clean distclean
+	guest-bin check-series boot smoke test lint clean distclean
 
 all: kernels rootfs smoke ## build both kernels and the rootfs, boot each kernel once
 
@@ -36,13 +40,22 @@ $(addprefix kernel-,$(KNOWN_VARIANTS)): kernel-%: deps
 rootfs: deps ## build the guest root filesystem image (debootstrap)
 	@lab/build-rootfs
 
-boot: kernel-$(KERNEL) rootfs ## boot KERNEL with SWAP_SIZE (0 = none), run CMD, show its output
+guest-bin: $(GUEST_BIN) ## compile the guest programs (workloads/*.c, static)
+
+$(LAB_BUILD)/guest-bin/%: workloads/%.c $(wildcard workloads/*.h)
+	@mkdir -p $(@D)
+	gcc $(GUEST_CFLAGS) -o $@ $<
+
+check-series: kernel-stock ## each patch: checkpatch --strict clean, applies, builds alone
+	@kernel-patch/check-series
+
+boot: kernel-$(KERNEL) rootfs guest-bin ## boot KERNEL with SWAP_SIZE (0 = none), run CMD, show its output
 	@lab/boot --show --kernel $(KERNEL) --swap $(SWAP_SIZE) -- '$(CMD)'
 
-smoke: kernels rootfs ## boot every kernel variant once and check it came up
+smoke: kernels rootfs guest-bin ## boot every kernel variant once and check it came up
 	@lab/test/run smoke
 
-test: deps kernels rootfs ## host unit tests plus real boots; last line: N passed, N failed
+test: deps kernels rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run
 
 lint: deps ## shellcheck every script

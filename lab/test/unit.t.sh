@@ -54,3 +54,20 @@ t_unit_boot_refuses_busy_out_dir() {
 	flock -n 7
 	expect_exit 1 "in use by another boot" "$LAB_ROOT/lab/boot" --out "$out" -- true
 }
+
+# The bombs refuse to start on the host. Belt and braces: run as nobody
+# with RLIMIT_NPROC 1 (fork fails for a non-root user), in case the guard
+# ever broke.
+t_unit_bombs_refuse_outside_guest() {
+	local dir bomb
+	dir=$(mktemp -d)
+	chmod 755 "$dir"
+	for bomb in folkert; do
+		[ -x "$LAB_BUILD/guest-bin/$bomb" ] || fail "$bomb is not built (make guest-bin)"
+		install -m 755 "$LAB_BUILD/guest-bin/$bomb" "$dir/$bomb"
+		expect_exit 2 "refusing to run: not inside a lab guest" \
+			timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
+			prlimit --nproc=1 -- "$dir/$bomb"
+	done
+	rm -rf "$dir"
+}

@@ -1,0 +1,64 @@
+# shellcheck shell=bash
+# Real boots of the lca kernel: KUnit, the switch, a bomb's decisions.
+
+lca_boot() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-lca-XXXX")
+	boot_guest "$d" --kernel lca "$@" >&2
+	[ "$(cat "$d/rc")" = 0 ] || fail "lca boot exited $(cat "$d/rc") ($d)"
+	printf '%s\n' "$d"
+}
+
+# KUnit's KTAP report of the oom_lca suite, read from the ring buffer.
+t_lca_kunit_passes() {
+	local d ok notok
+	d=$(lca_boot -- 'dmesg | sed -n "s/^\[[ 0-9.]*\] //p" | sed -n "/# Subtest: oom_lca/,/^ok .* oom_lca\|^not ok .* oom_lca/p"')
+	cat "$d/channel.log"
+	ok=$(grep -cE '^ +ok [0-9]+ lca_' "$d/channel.log" || true)
+	notok=$(grep -cE '^ +not ok [0-9]+ ' "$d/channel.log" || true)
+	[ "$notok" -eq 0 ] || fail "$notok KUnit cases failed"
+	[ "$ok" -eq 12 ] || fail "$ok KUnit cases passed, expected 12"
+	grep -qE '^ok [0-9]+ oom_lca$' "$d/channel.log" || fail "the oom_lca suite did not pass"
+}
+
+t_lca_switch_exists_and_is_checked() {
+	local d
+	d=$(lca_boot -- 'f=/proc/sys/vm/oom_kill_lca
+		echo "default=$(cat $f)"
+		echo 0 >$f && echo "set0=$(cat $f)"
+		echo 2 >$f && echo "set2=$(cat $f)"
+		if echo 3 >$f 2>/dev/null; then echo "set3=accepted"; else echo "set3=rejected"; fi
+		echo "window=$(cat /proc/sys/vm/oom_kill_lca_window_ms)"')
+	for want in default=1 set0=0 set2=2 set3=rejected window=10000; do
+		grep -qx "$want" "$d/channel.log" || fail "expected $want"
+	done
+}
+
+t_lca_stock_has_no_switch() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
+	boot_guest "$d" --kernel stock -- 'test ! -e /proc/sys/vm/oom_kill_lca && echo absent'
+	grep -qx absent "$d/channel.log" || fail "stock kernel has vm.oom_kill_lca"
+}
+
+# folkert in a 256 MB guest without swap: the LCA policy must make
+# decisions, logged in the documented format, and the guest must survive.
+t_lca_bomb_makes_decisions() {
+	local d lines subtree
+	d=$(lca_boot --timeout 300 -- 'echo 0 >/proc/sys/vm/oom_dump_tasks
+		setpriv --reuid=1000 --regid=1000 --clear-groups /lab/bin/folkert &
+		sleep 60
+		until ! pkill -KILL -u bomber; do sleep 0.5; done
+		echo "left=$(pgrep -c -u bomber || true)"
+		dmesg | grep -o "oom_lca: .*" || true
+		echo "oom_kill=$(awk "/^oom_kill /{print \$2}" /proc/vmstat)"')
+	lines=$(grep -c '^oom_lca: ' "$d/channel.log" || true)
+	echo "decisions: $lines"
+	[ "$lines" -gt 0 ] || fail "no oom_lca: decision in the guest's log"
+	grep '^oom_lca: ' "$d/channel.log" | grep -vqE '^oom_lca: victim=[0-9]+\(.*\) prev=[0-9]+ lca=[0-9]+\(.*\) killed=[0-9]+ anchor=[0-9]+$' &&
+		fail "an oom_lca: line does not match the documented format"
+	subtree=$(grep -cE '^oom_lca: .* lca=[1-9][0-9]*\(' "$d/channel.log" || true)
+	echo "subtree kills: $subtree"
+	[ "$subtree" -gt 0 ] || fail "no decision killed a subtree"
+	grep -qx 'left=0' "$d/channel.log" || fail "bomb processes left after pkill"
+}
