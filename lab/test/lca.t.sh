@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2016 # the guest commands are single-quoted on purpose: they expand in the guest
 # Real boots of the lca kernel: KUnit, the switch, a bomb's decisions.
 
 lca_boot() {

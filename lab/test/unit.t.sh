@@ -59,10 +59,10 @@ t_unit_boot_refuses_busy_out_dir() {
 # with RLIMIT_NPROC 1 (fork fails for a non-root user), in case the guard
 # ever broke.
 t_unit_bombs_refuse_outside_guest() {
-	local dir bomb
+	local dir bomb bombs=(folkert)
 	dir=$(mktemp -d)
 	chmod 755 "$dir"
-	for bomb in folkert; do
+	for bomb in "${bombs[@]}"; do
 		[ -x "$LAB_BUILD/guest-bin/$bomb" ] || fail "$bomb is not built (make guest-bin)"
 		install -m 755 "$LAB_BUILD/guest-bin/$bomb" "$dir/$bomb"
 		expect_exit 2 "refusing to run: not inside a lab guest" \
