@@ -1,0 +1,36 @@
+#!/bin/bash
+# a.sh - the first bomb of the 2005 LCA patch's notes ("the current stock
+# oom-killer cannot handle"), reconstructed: the original is lost.
+#
+# The classic "$0 & $0 &": every member starts two copies of itself and
+# exits at once, so every living member is an orphan and no ordinary
+# parent link holds the bomb together; only the biological tree does.
+#
+#   a.sh [-m KB] [-d SECONDS]
+#     -m KB       memory each member holds and touches before forking [0]
+#     -d SECONDS  pause before forking, to slow the bomb [0]
+set -u
+
+read -r cmdline </proc/cmdline
+if [[ " $cmdline " != *" lcalab.guest=1 "* ]]; then
+	echo "a.sh: refusing to run: not inside a lab guest (no lcalab.guest=1 on the kernel command line); boot one with lab/boot" >&2
+	exit 2
+fi
+
+kb=0 delay=0
+while getopts m:d: opt; do
+	case $opt in
+	m) kb=$OPTARG ;;
+	d) delay=$OPTARG ;;
+	*) echo "usage: a.sh [-m KB] [-d SECONDS]" >&2; exit 2 ;;
+	esac
+done
+[[ $kb =~ ^[0-9]+$ ]] || { echo "a.sh: -m wants whole KB, not '$kb'" >&2; exit 2; }
+[[ $delay =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "a.sh: -d wants seconds, not '$delay'" >&2; exit 2; }
+
+# printf -v fills the variable in bash itself: real, touched memory.
+# shellcheck disable=SC2034 # held, never read: the memory is the point
+[ "$kb" -eq 0 ] || printf -v hold '%*s' $((kb * 1024)) ''
+[ "$delay" = 0 ] || sleep "$delay"
+"$0" "$@" &
+"$0" "$@" &

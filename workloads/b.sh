@@ -1,0 +1,43 @@
+#!/bin/bash
+# b.sh - the second bomb of the 2005 LCA patch's notes ("harder than
+# a.sh"), reconstructed: the original is lost.
+#
+# Built on the bash bomb :(){ :|:& };: from the 2005 LKML thread, made
+# harder than a.sh in two ways: each member grabs and touches memory, so
+# the OOM killer is hit sooner and each victim frees little, and no member
+# ever exits - each keeps forking new members forever, so killing members
+# one at a time (the stock policy) only makes room for more.
+#
+#   b.sh [-m KB] [-d SECONDS]
+#     -m KB       memory each member holds and touches [64]
+#     -d SECONDS  pause between a member's forks [0]
+set -u
+
+read -r cmdline </proc/cmdline
+if [[ " $cmdline " != *" lcalab.guest=1 "* ]]; then
+	echo "b.sh: refusing to run: not inside a lab guest (no lcalab.guest=1 on the kernel command line); boot one with lab/boot" >&2
+	exit 2
+fi
+
+kb=64 delay=0
+while getopts m:d: opt; do
+	case $opt in
+	m) kb=$OPTARG ;;
+	d) delay=$OPTARG ;;
+	*) echo "usage: b.sh [-m KB] [-d SECONDS]" >&2; exit 2 ;;
+	esac
+done
+[[ $kb =~ ^[0-9]+$ ]] || { echo "b.sh: -m wants whole KB, not '$kb'" >&2; exit 2; }
+[[ $delay =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "b.sh: -d wants seconds, not '$delay'" >&2; exit 2; }
+
+member() {
+	local hold
+	# a fresh string per member: copy-on-write does not share it
+	# shellcheck disable=SC2034 # held, never read: the memory is the point
+	[ "$kb" -eq 0 ] || printf -v hold '%*s' $((kb * 1024)) ''
+	while :; do
+		member &
+		[ "$delay" = 0 ] || sleep "$delay"
+	done
+}
+member
