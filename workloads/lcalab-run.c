@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lcalab-run: the guest-side run driver. Sets up a small "desktop", starts
+ * one workload in it, watches at 10 Hz and prints what happened as JSON
+ * lines on stdout (the results channel): the settings, the timeline, and
+ * one result record, last.
+ *
+ *   lcalab-run [options] WORKLOAD [-- ARGS...]
+ *     -t SECONDS   deadline of the workload phase [120]
+ *     -q SECONDS   the workload is gone once its cgroup stayed empty this long [2]
+ *     -T N         kernel.threads-max to set (0: keep the kernel's) [0]
+ *     -n N         RLIMIT_NPROC of the workload's user (0: unlimited) [0]
+ *     -m MB        memory the "browser" probe holds [64]
+ *     -u UID       the unprivileged user [1000]
+ *
+ * The process tree it builds (the driver stands for the system's init and
+ * is protected; everything else has oom_score_adj 0):
+ *
+ *   lcalab-run (-1000)
+ *   +- probe daemon                     a system daemon (klogd)
+ *   +- login shell (UID, cgroup lcalab/desktop)
+ *      +- probe session, probe editor,  the desktop: the session, an editor
+ *      |  probe browser (-m MB)         with unsaved work, a big resident app
+ *      +- terminal shell
+ *         +- WORKLOAD (cgroup lcalab/workload)
+ *
+ * The workload's cgroup has only the pids controller (no limit): it counts
+ * the workload's tasks exactly and cgroup.kill ends what is left.
+ *
+ * The driver survives the bomb: oom_score_adj -1000, mlockall(), all its
+ * memory allocated before the workload starts, and no fork() once it has
+ * started: the sampling loop only reads files it opened beforehand.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guest_guard.h"
+#include "probe.h"
+
+#define LAB		"/lab"
+#define RUNDIR		"/run/lcalab"
+#define CGROOT		"/sys/fs/cgroup"
+#define CG		CGROOT "/lcalab"
+#define SAMPLE_NS	100000000	/* 10 Hz */
+#define MAX_EVENTS	4096
+#define MAX_SPLATS	32
+
+struct workload {
+	const char *name;
+	const char *path;
+	const char *kind;	/* bomb or false-positive */
+};
+
+static const struct workload workloads[] = {
+	{ "a",		LAB "/workloads/a.sh",		"bomb" },
+	{ "b",		LAB "/workloads/b.sh",		"bomb" },
+	{ "folkert",	LAB "/bin/folkert",		"bomb" },
+	{ "prefork",	LAB "/bin/prefork",		"false-positive" },
+	{ "build",	LAB "/workloads/build.sh",	"false-positive" },
+	{ "leak",	LAB "/workloads/leak.sh",	"false-positive" },
+};
+
+enum { P_DAEMON, P_SESSION, P_EDITOR, P_BROWSER, P_TERMINAL, NPROBES };
+static const char *const probe_names[NPROBES] = {
+	"daemon", "session", "editor", "browser", "terminal"
+};
+
+struct probe {
+	int fd;			/* heartbeat file; -1 for the terminal */
+	int pidfd;
+	pid_t pid;
+	bool alive;
+	double died_at;
+	struct probe_beat beat;
+};
+
+struct sample {
+	float t;
+	int tasks, workload;
+	long memavail_kb, swapfree_kb, oom_kill;
+	int lca, probes_alive;
+};
+
+struct event {		/* an oom_lca: decision */
+	float t;
+	int victim, prev, lca, anchor;
+	unsigned int killed;
+};
+
+struct run {
+	const struct workload *w;
+	char **args;
+	int deadline, quiet, threads_max, nproc, browser_mb;
+	uid_t uid;
+
+	int fd_loadavg, fd_meminfo, fd_vmstat, fd_cgpids, fd_kmsg;
+	struct probe probes[NPROBES];
+	pid_t workload_pid;
+	int workload_pidfd;
+	bool workload_root_alive;
+
+	int64_t t0;
+	struct sample *samples;
+	int nsamples, max_samples;
+	struct event *events;
+	int nevents;
+	char *splats[MAX_SPLATS];
+	int nsplats;
+	long kills_lines, kmsg_lost, oom_kill0;
+
+	bool gone;
+	double t_gone, t_end;
+	int peak_tasks, peak_workload, leftover;
+	long min_memavail, min_swapfree;
+};
+
+static void fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "lcalab-run: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static double since(const struct run *r)
+{
+	return (now_ns() - r->t0) / 1e9;
+}
+
+static void write_file(const char *path, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int fd, n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, buf, n) != n)
+		fatal("cannot write '%s' to %s: %s", buf, path, strerror(errno));
+	close(fd);
+}
+
+static int open_ro(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		fatal("cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* Read a whole small file at offset 0 into buf (NUL-terminated). */
+static ssize_t read_fd(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+static long read_long(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long v = -1;
+
+	if (fd >= 0) {
+		if (read_fd(fd, buf, sizeof(buf)) > 0)
+			v = strtol(buf, NULL, 10);
+		close(fd);
+	}
+	return v;
+}
+
+/* The value after "key" in a "key value" file such as meminfo or vmstat. */
+static long field(const char *buf, const char *key)
+{
+	size_t len = strlen(key);
+	const char *p = buf;
+
+	while ((p = strstr(p, key))) {
+		if ((p == buf || p[-1] == '\n') && (p[len] == ' ' || p[len] == ':'))
+			return strtol(p + len + 1 + strspn(p + len + 1, " :"), NULL, 10);
+		p += len;
+	}
+	return -1;
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static pid_t spawn(void (*child)(struct run *, const char *), struct run *r, const char *arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid == 0) {
+		write_file("/proc/self/oom_score_adj", "0");
+		child(r, arg);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void become_user(struct run *r)
+{
+	struct rlimit nproc = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (r->nproc > 0)
+		nproc.rlim_cur = nproc.rlim_max = r->nproc;
+	if (setrlimit(RLIMIT_NPROC, &nproc) || setgroups(0, NULL) ||
+	    setgid(r->uid) || setuid(r->uid))
+		fatal("cannot become uid %d: %s", r->uid, strerror(errno));
+}
+
+static void run_daemon(struct run *r, const char *unused)
+{
+	(void)r;
+	(void)unused;
+	execl(LAB "/bin/probe", "probe", RUNDIR, "daemon", (char *)NULL);
+}
+
+/*
+ * The login shell: starts the desktop's probes, then the terminal, which
+ * waits for the go file, moves a child into the workload cgroup and execs
+ * the workload there. The trailing ':' keeps each shell from exec'ing.
+ */
+static void run_login(struct run *r, const char *cmd)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_file(CG "/desktop/cgroup.procs", "%s", pid);
+	become_user(r);
+	execl("/bin/bash", "bash", "-c", cmd, (char *)NULL);
+}
+
+/* Quote @s for the shell: 'it'\''s'. */
+static void shell_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static char *login_script(struct run *r)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	int i;
+
+	fprintf(f, "export PATH=" LAB "/bin:/usr/bin:/bin\n"
+		"cd /tmp\n"
+		"probe " RUNDIR " session & probe " RUNDIR " editor &\n"
+		"probe " RUNDIR " browser -m %d &\n"
+		"bash -c 'echo $$ >" RUNDIR "/terminal.pid\n"
+		"  until [ -e " RUNDIR "/go ]; do sleep 0.05; done\n"
+		"  (echo $BASHPID >" CG "/workload/cgroup.procs &&\n"
+		"   echo $BASHPID >" RUNDIR "/workload.pid && exec \"$@\"); :' terminal",
+		r->browser_mb);
+	fputc(' ', f);
+	shell_quote(f, r->w->path);
+	for (i = 0; r->args[i]; i++) {
+		fputc(' ', f);
+		shell_quote(f, r->args[i]);
+	}
+	fputs(" &\nwait\n", f);
+	if (fclose(f))
+		fatal("out of memory");
+	return s;
+}
+
+static int pidfd_of(pid_t pid)
+{
+	int fd = syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0)
+		fatal("pidfd_open(%d): %s", pid, strerror(errno));
+	return fd;
+}
+
+static bool exited(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+static void setup_cgroups(struct run *r)
+{
+	mkdir(CG, 0755);
+	mkdir(CG "/desktop", 0755);
+	mkdir(CG "/workload", 0755);
+	write_file(CGROOT "/cgroup.subtree_control", "+pids");
+	write_file(CG "/cgroup.subtree_control", "+pids");
+	/* the user moves its own child from desktop to workload */
+	if (chown(CG "/cgroup.procs", r->uid, r->uid) ||
+	    chown(CG "/desktop/cgroup.procs", r->uid, r->uid) ||
+	    chown(CG "/workload/cgroup.procs", r->uid, r->uid))
+		fatal("cannot delegate the cgroups: %s", strerror(errno));
+	r->fd_cgpids = open_ro(CG "/workload/pids.current");
+}
+
+/* Wait until every probe beats and the terminal waits for go. */
+static void await_desktop(struct run *r)
+{
+	char path[256];
+	int i, tries;
+
+	for (tries = 0; tries < 600; tries++) {
+		bool ready = true;
+
+		for (i = 0; i < P_TERMINAL; i++) {
+			if (r->probes[i].fd < 0) {
+				snprintf(path, sizeof(path), RUNDIR "/%s", probe_names[i]);
+				r->probes[i].fd = open(path, O_RDONLY | O_CLOEXEC);
+			}
+			if (r->probes[i].fd < 0 ||
+			    pread(r->probes[i].fd, &r->probes[i].beat, sizeof(struct probe_beat), 0) !=
+			    sizeof(struct probe_beat) || r->probes[i].beat.beats < 2)
+				ready = false;
+		}
+		if (ready && read_long(RUNDIR "/terminal.pid") > 0)
+			break;
+		usleep(100000);
+	}
+	if (tries == 600)
+		fatal("the desktop did not come up in 60 s");
+	for (i = 0; i < NPROBES; i++) {
+		struct probe *p = &r->probes[i];
+
+		p->pid = i == P_TERMINAL ? read_long(RUNDIR "/terminal.pid") : p->beat.pid;
+		p->pidfd = pidfd_of(p->pid);
+		p->alive = true;
+		p->died_at = -1;
+	}
+}
+
+static void start_workload(struct run *r)
+{
+	int tries;
+
+	r->t0 = now_ns();
+	write_file(RUNDIR "/go", "go\n");
+	for (tries = 0; tries < 300 && read_long(RUNDIR "/workload.pid") <= 0; tries++)
+		usleep(10000);
+	r->workload_pid = read_long(RUNDIR "/workload.pid");
+	if (r->workload_pid <= 0)
+		fatal("the workload did not start in 3 s");
+	r->workload_pidfd = pidfd_of(r->workload_pid);
+}
+
+static void note_kmsg(struct run *r, const char *msg)
+{
+	struct event e = { 0 };
+	static const char *const splat[] = {
+		"WARNING:", "BUG:", "Oops", "general protection", "possible recursive locking",
+		"possible circular locking", "inconsistent lock state", "list_add corruption",
+		"list_del corruption", "KASAN", "Kernel panic", "soft lockup", "hard LOCKUP",
+		"rcu_sched detected stalls", "rcu: INFO",
+	};
+	size_t i;
+
+	if (sscanf(msg, "oom_lca: victim=%d(%*[^)]) prev=%d lca=%d(%*[^)]) killed=%u anchor=%d",
+		   &e.victim, &e.prev, &e.lca, &e.killed, &e.anchor) == 5) {
+		if (r->nevents < MAX_EVENTS) {
+			e.t = since(r);
+			r->events[r->nevents++] = e;
+		}
+		return;
+	}
+	if (strstr(msg, "Killed process "))
+		r->kills_lines++;
+	for (i = 0; i < sizeof(splat) / sizeof(splat[0]); i++) {
+		if (strstr(msg, splat[i]) && r->nsplats < MAX_SPLATS) {
+			r->splats[r->nsplats++] = strndup(msg, 200);
+			return;
+		}
+	}
+}
+
+/* Drain /dev/kmsg: one record per read, "pri,seq,usec,flags;text\n". */
+static void read_kmsg(struct run *r)
+{
+	char buf[8192], *text, *nl;
+	ssize_t n;
+
+	for (;;) {
+		n = read(r->fd_kmsg, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EPIPE) {
+			r->kmsg_lost++;
+			continue;
+		}
+		if (n <= 0)
+			return;
+		buf[n] = '\0';
+		text = strchr(buf, ';');
+		if (!text)
+			continue;
+		nl = strchr(++text, '\n');
+		if (nl)
+			*nl = '\0';
+		note_kmsg(r, text);
+	}
+}
+
+static void sample(struct run *r)
+{
+	struct sample s = { .t = since(r) };
+	char buf[16384];
+	int i;
+
+	read_kmsg(r);
+	read_fd(r->fd_loadavg, buf, sizeof(buf));
+	sscanf(buf, "%*s %*s %*s %*d/%d", &s.tasks);
+	read_fd(r->fd_meminfo, buf, sizeof(buf));
+	s.memavail_kb = field(buf, "MemAvailable");
+	s.swapfree_kb = field(buf, "SwapFree");
+	read_fd(r->fd_vmstat, buf, sizeof(buf));
+	s.oom_kill = field(buf, "oom_kill") - r->oom_kill0;
+	read_fd(r->fd_cgpids, buf, sizeof(buf));
+	s.workload = atoi(buf);
+	s.lca = r->nevents;
+
+	for (i = 0; i < NPROBES; i++) {
+		struct probe *p = &r->probes[i];
+
+		if (p->fd >= 0)
+			pread(p->fd, &p->beat, sizeof(p->beat), 0);
+		if (p->alive && exited(p->pidfd)) {
+			p->alive = false;
+			p->died_at = s.t;
+		}
+		s.probes_alive += p->alive;
+	}
+	if (r->workload_root_alive && exited(r->workload_pidfd))
+		r->workload_root_alive = false;
+
+	if (s.tasks > r->peak_tasks)
+		r->peak_tasks = s.tasks;
+	if (s.workload > r->peak_workload)
+		r->peak_workload = s.workload;
+	if (r->min_memavail < 0 || s.memavail_kb < r->min_memavail)
+		r->min_memavail = s.memavail_kb;
+	if (r->min_swapfree < 0 || s.swapfree_kb < r->min_swapfree)
+		r->min_swapfree = s.swapfree_kb;
+	if (r->nsamples < r->max_samples)
+		r->samples[r->nsamples++] = s;
+}
+
+/* Sample until the workload's cgroup stayed empty -q seconds, or the deadline. */
+static void watch(struct run *r)
+{
+	struct timespec next;
+	double empty_since = -1;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		const struct sample *s;
+
+		next.tv_nsec += SAMPLE_NS;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		sample(r);
+		s = &r->samples[r->nsamples - 1];
+		if (s->workload > 0)
+			empty_since = -1;
+		else if (empty_since < 0)
+			empty_since = s->t;
+		if (empty_since >= 0 && s->t - empty_since >= r->quiet) {
+			r->gone = true;
+			r->t_gone = empty_since;
+			break;
+		}
+		if (s->t >= r->deadline)
+			break;
+	}
+	r->t_end = since(r);
+	r->leftover = r->samples[r->nsamples - 1].workload;
+}
+
+/* End what is left of the workload; its cgroup goes in one write. */
+static void kill_workload(struct run *r)
+{
+	char buf[32];
+	int i;
+
+	write_file(CG "/workload/cgroup.kill", "1");
+	for (i = 0; i < 300; i++) {
+		if (read_fd(r->fd_cgpids, buf, sizeof(buf)) > 0 && atoi(buf) == 0)
+			return;
+		usleep(100000);
+	}
+	fprintf(stderr, "lcalab-run: the workload cgroup is not empty 30 s after cgroup.kill\n");
+}
+
+static long max_gap_ms(const struct run *r, const struct probe *p)
+{
+	int64_t gap = p->beat.max_gap_ns;
+
+	if (p->alive && now_ns() - p->beat.last_ns > gap)
+		gap = now_ns() - p->beat.last_ns;
+	(void)r;
+	return gap / 1000000;
+}
+
+static void print_settings(const struct run *r)
+{
+	char printk[64], meminfo[16384];
+	int fd = open_ro("/proc/sys/kernel/printk");
+
+	read_fd(fd, printk, sizeof(printk));
+	close(fd);
+	printk[strcspn(printk, " \t\n")] = '\0';
+	read_fd(r->fd_meminfo, meminfo, sizeof(meminfo));
+	printf("{\"type\":\"settings\",\"workload\":\"%s\",\"kind\":\"%s\",\"args\":[",
+	       r->w->name, r->w->kind);
+	for (int i = 0; r->args[i]; i++) {
+		printf(i ? "," : "");
+		json_str(r->args[i]);
+	}
+	printf("],\"deadline_s\":%d,\"quiet_s\":%d,\"threads_max\":%ld,\"pid_max\":%ld,",
+	       r->deadline, r->quiet, read_long("/proc/sys/kernel/threads-max"),
+	       read_long("/proc/sys/kernel/pid_max"));
+	if (r->nproc)
+		printf("\"nproc\":%d,", r->nproc);
+	else
+		printf("\"nproc\":\"unlimited\",");
+	printf("\"oom_dump_tasks\":%ld,\"console_loglevel\":%s,\"oom_kill_lca\":%ld,"
+	       "\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d}\n",
+	       read_long("/proc/sys/vm/oom_dump_tasks"), printk,
+	       read_long("/proc/sys/vm/oom_kill_lca"), field(meminfo, "SwapTotal"),
+	       r->browser_mb, r->uid);
+}
+
+static void print_timeline(const struct run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nsamples; i++) {
+		const struct sample *s = &r->samples[i];
+
+		printf("{\"type\":\"sample\",\"t\":%.1f,\"tasks\":%d,\"workload_tasks\":%d,"
+		       "\"memavail_kb\":%ld,\"swapfree_kb\":%ld,\"oom_kill\":%ld,"
+		       "\"lca_decisions\":%d,\"probes_alive\":%d}\n",
+		       s->t, s->tasks, s->workload, s->memavail_kb, s->swapfree_kb,
+		       s->oom_kill, s->lca, s->probes_alive);
+	}
+}
+
+static void print_result(const struct run *r)
+{
+	const struct sample *last = &r->samples[r->nsamples - 1];
+	unsigned long lca_killed = 0;
+	int i;
+
+	printf("{\"type\":\"result\",\"workload\":\"%s\",\"kind\":\"%s\",\"gone\":%s,",
+	       r->w->name, r->w->kind, r->gone ? "true" : "false");
+	if (r->gone)
+		printf("\"t_gone_s\":%.1f,", r->t_gone);
+	else
+		printf("\"t_gone_s\":null,");
+	printf("\"t_end_s\":%.1f,\"leftover_tasks\":%d,\"workload_root_alive\":%s,"
+	       "\"peak_tasks\":%d,\"peak_workload_tasks\":%d,\"min_memavail_kb\":%ld,"
+	       "\"min_swapfree_kb\":%ld,\"oom_kills\":%ld,\"oom_kill_lines\":%ld,"
+	       "\"kmsg_lost\":%ld,\"samples\":%d,\"lca_decisions\":[",
+	       r->t_end, r->leftover, r->workload_root_alive ? "true" : "false",
+	       r->peak_tasks, r->peak_workload, r->min_memavail, r->min_swapfree,
+	       last->oom_kill, r->kills_lines, r->kmsg_lost, r->nsamples);
+	for (i = 0; i < r->nevents; i++) {
+		const struct event *e = &r->events[i];
+
+		printf("%s{\"t\":%.1f,\"victim\":%d,\"prev\":%d,\"lca\":%d,\"killed\":%u,\"anchor\":%d}",
+		       i ? "," : "", e->t, e->victim, e->prev, e->lca, e->killed, e->anchor);
+		lca_killed += e->killed;
+	}
+	printf("],\"lca_killed\":%lu,\"probes\":[", lca_killed);
+	for (i = 0; i < NPROBES; i++) {
+		const struct probe *p = &r->probes[i];
+
+		printf("%s{\"name\":\"%s\",\"alive\":%s,\"died_at_s\":", i ? "," : "",
+		       probe_names[i], p->alive ? "true" : "false");
+		if (p->alive)
+			printf("null");
+		else
+			printf("%.1f", p->died_at);
+		if (p->fd >= 0)
+			printf(",\"max_gap_ms\":%ld}", max_gap_ms(r, p));
+		else
+			printf(",\"max_gap_ms\":null}");
+	}
+	printf("],\"kernel_splats\":[");
+	for (i = 0; i < r->nsplats; i++) {
+		printf(i ? "," : "");
+		json_str(r->splats[i]);
+	}
+	printf("]}\n");
+}
+
+static const struct workload *find_workload(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		if (!strcmp(workloads[i].name, name))
+			return &workloads[i];
+	return NULL;
+}
+
+static int number(const char *s, char opt)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*end || v < 0 || v > 1000000) {
+		fprintf(stderr, "lcalab-run: -%c wants a whole number, not '%s'\n", opt, s);
+		exit(2);
+	}
+	return v;
+}
+
+static void usage(void)
+{
+	size_t i;
+
+	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-m MB] [-u UID] WORKLOAD [-- ARGS]\n"
+		"workloads:");
+	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		fprintf(stderr, " %s", workloads[i].name);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+static void parse(struct run *r, int argc, char **argv)
+{
+	int opt;
+
+	*r = (struct run){ .deadline = 120, .quiet = 2, .browser_mb = 64, .uid = 1000,
+			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true };
+	while ((opt = getopt(argc, argv, "+t:q:T:n:m:u:")) != -1) {
+		switch (opt) {
+		case 't':
+			r->deadline = number(optarg, 't');
+			break;
+		case 'q':
+			r->quiet = number(optarg, 'q');
+			break;
+		case 'T':
+			r->threads_max = number(optarg, 'T');
+			break;
+		case 'n':
+			r->nproc = number(optarg, 'n');
+			break;
+		case 'm':
+			r->browser_mb = number(optarg, 'm');
+			break;
+		case 'u':
+			r->uid = number(optarg, 'u');
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	r->w = find_workload(argv[optind]);
+	if (!r->w) {
+		fprintf(stderr, "lcalab-run: unknown workload '%s'\n", argv[optind]);
+		usage();
+	}
+	optind++;
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	r->args = argv + optind;
+	if (r->deadline == 0 || r->quiet == 0)
+		usage();
+}
+
+int main(int argc, char **argv)
+{
+	struct run r;
+	char *script;
+	char buf[16384];
+	int i;
+
+	parse(&r, argc, argv);
+	require_lab_guest("lcalab-run");
+	write_file("/proc/self/oom_score_adj", "-1000");
+	write_file("/proc/sys/vm/oom_dump_tasks", "0");
+	if (r.threads_max)
+		write_file("/proc/sys/kernel/threads-max", "%d", r.threads_max);
+	mkdir(RUNDIR, 01777);
+	chmod(RUNDIR, 01777);
+	setup_cgroups(&r);
+
+	r.max_samples = (r.deadline + r.quiet + 5) * 1000000000LL / SAMPLE_NS;
+	r.samples = calloc(r.max_samples, sizeof(*r.samples));
+	r.events = calloc(MAX_EVENTS, sizeof(*r.events));
+	if (!r.samples || !r.events)
+		fatal("out of memory");
+	r.fd_loadavg = open_ro("/proc/loadavg");
+	r.fd_meminfo = open_ro("/proc/meminfo");
+	r.fd_vmstat = open_ro("/proc/vmstat");
+	r.fd_kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (r.fd_kmsg < 0)
+		fatal("cannot open /dev/kmsg: %s", strerror(errno));
+	lseek(r.fd_kmsg, 0, SEEK_END);
+	read_fd(r.fd_vmstat, buf, sizeof(buf));
+	r.oom_kill0 = field(buf, "oom_kill");
+	for (i = 0; i < NPROBES; i++)
+		r.probes[i].fd = -1;
+
+	spawn(run_daemon, &r, NULL);
+	script = login_script(&r);
+	spawn(run_login, &r, script);
+	await_desktop(&r);
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		fatal("mlockall: %s", strerror(errno));
+	memset(r.samples, 0, r.max_samples * sizeof(*r.samples));
+
+	print_settings(&r);
+	fflush(stdout);
+	start_workload(&r);
+	watch(&r);
+	kill_workload(&r);
+	print_timeline(&r);
+	print_result(&r);
+	return 0;
+}
