@@ -15,12 +15,20 @@ GUEST_SRC := $(wildcard workloads/*.c)
 GUEST_BIN := $(patsubst workloads/%.c,$(LAB_BUILD)/guest-bin/%,$(GUEST_SRC))
 GUEST_CFLAGS := -Wall -Wextra -Werror -O2 -static
 
+comma := ,
+KERNELS ?= $(shell lab/conf KERNELS)
+RUN_KERNELS := $(subst $(comma), ,$(KERNELS))
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+unknown_kernels := $(filter-out $(KNOWN_VARIANTS),$(RUN_KERNELS))
+$(if $(unknown_kernels),$(error unknown kernel '$(unknown_kernels)' (known: $(KNOWN_VARIANTS))))
+endif
+
 KERNEL ?= stock
 SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	guest-bin check-series boot smoke test lint clean distclean
+	guest-bin check-series boot smoke run test lint clean distclean
 
 all: kernels rootfs smoke ## build both kernels and the rootfs, boot each kernel once
 
@@ -54,6 +62,9 @@ boot: kernel-$(KERNEL) rootfs guest-bin ## boot KERNEL with SWAP_SIZE (0 = none)
 
 smoke: kernels rootfs guest-bin ## boot every kernel variant once and check it came up
 	@lab/test/run smoke
+
+run: $(addprefix kernel-,$(RUN_KERNELS)) rootfs guest-bin ## run the matrix (KERNELS SWAP WORKLOADS REPS, RUN_ID to resume one) into results/
+	@KERNELS='$(KERNELS)' lab/run
 
 test: deps kernels rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run

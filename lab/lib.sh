@@ -65,6 +65,19 @@ check_variant() {
 	known_variant "$1" || die "unknown kernel variant '$1' (known: $KNOWN_VARIANTS)"
 }
 
+known_workload() {
+	[[ " $KNOWN_WORKLOADS " == *" $1 "* ]]
+}
+
+# The workload phase deadline of workload $1, from DEADLINES.
+workload_deadline() {
+	local pair
+	for pair in $DEADLINES; do
+		[ "${pair%%=*}" = "$1" ] && { printf '%s\n' "${pair#*=}"; return; }
+	done
+	die "no deadline for workload '$1' in DEADLINES ($DEADLINES)"
+}
+
 # Path of a variant's built kernel image.
 kernel_image() {
 	printf '%s\n' "$LAB_BUILD/kernels/$1/bzImage"

@@ -2,9 +2,12 @@
 # a.sh - the first bomb of the 2005 LCA patch's notes ("the current stock
 # oom-killer cannot handle"), reconstructed: the original is lost.
 #
-# The classic "$0 & $0 &": every member starts two copies of itself and
-# exits at once, so every living member is an orphan and no ordinary
-# parent link holds the bomb together; only the biological tree does.
+# The classic bomb whose generations exit: every member starts two new
+# members and exits at once, so every living member is an orphan and no
+# ordinary parent link holds the bomb together; only the biological tree
+# does. Members are subshells (:(){ :&:& }), not "$0 & $0 &" re-execs: under
+# TCG a re-exec of bash costs so much that the $0 form grew by ~8 tasks/s and
+# never reached the OOM killer in 30 s; the subshell form does in ~5 s.
 #
 #   a.sh [-m KB] [-d SECONDS]
 #     -m KB       memory each member holds and touches before forking [0]
@@ -28,9 +31,15 @@ done
 [[ $kb =~ ^[0-9]+$ ]] || { echo "a.sh: -m wants whole KB, not '$kb'" >&2; exit 2; }
 [[ $delay =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "a.sh: -d wants seconds, not '$delay'" >&2; exit 2; }
 
-# printf -v fills the variable in bash itself: real, touched memory.
-# shellcheck disable=SC2034 # held, never read: the memory is the point
-[ "$kb" -eq 0 ] || printf -v hold '%*s' $((kb * 1024)) ''
-[ "$delay" = 0 ] || sleep "$delay"
-"$0" "$@" &
-"$0" "$@" &
+# Each member holds its memory, forks two new members and exits: a
+# subshell, as in :(){ :&:& }, so a fork costs no exec and the bomb grows
+# as fast as fork() allows. printf -v fills the variable in bash itself:
+# real, touched memory.
+member() {
+	# shellcheck disable=SC2034 # held, never read: the memory is the point
+	[ "$kb" -eq 0 ] || printf -v hold '%*s' $((kb * 1024)) ''
+	[ "$delay" = 0 ] || sleep "$delay"
+	member &
+	member &
+}
+member

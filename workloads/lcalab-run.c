@@ -10,6 +10,7 @@
  *     -q SECONDS   the workload is gone once its cgroup stayed empty this long [2]
  *     -T N         kernel.threads-max to set (0: keep the kernel's) [0]
  *     -n N         RLIMIT_NPROC of the workload's user (0: unlimited) [0]
+ *     -W MS        vm.oom_kill_lca_window_ms to set, where it exists (0: keep) [0]
  *     -m MB        memory the "browser" probe holds [64]
  *     -u UID       the unprivileged user [1000]
  *
@@ -61,6 +62,7 @@
 #define SAMPLE_NS	100000000	/* 10 Hz */
 #define MAX_EVENTS	4096
 #define MAX_SPLATS	32
+#define LCA_WINDOW	"/proc/sys/vm/oom_kill_lca_window_ms"
 
 struct workload {
 	const char *name;
@@ -107,7 +109,7 @@ struct event {		/* an oom_lca: decision */
 struct run {
 	const struct workload *w;
 	char **args;
-	int deadline, quiet, threads_max, nproc, browser_mb;
+	int deadline, quiet, threads_max, nproc, window_ms, browser_mb;
 	uid_t uid;
 
 	int fd_loadavg, fd_meminfo, fd_vmstat, fd_cgpids, fd_kmsg;
@@ -128,6 +130,7 @@ struct run {
 	bool gone;
 	double t_gone, t_end;
 	int peak_tasks, peak_workload, leftover;
+	long workload_status;	/* -1: not known (still running, or terminal gone) */
 	long min_memavail, min_swapfree;
 };
 
@@ -267,8 +270,9 @@ static void run_daemon(struct run *r, const char *unused)
 
 /*
  * The login shell: starts the desktop's probes, then the terminal, which
- * waits for the go file, moves a child into the workload cgroup and execs
- * the workload there. The trailing ':' keeps each shell from exec'ing.
+ * waits for the go file, moves a child into the workload cgroup, execs the
+ * workload there, writes its exit status (128 + signal when killed) and
+ * stays, as a terminal does, so its death is evidence.
  */
 static void run_login(struct run *r, const char *cmd)
 {
@@ -307,7 +311,8 @@ static char *login_script(struct run *r)
 		"bash -c 'echo $$ >" RUNDIR "/terminal.pid\n"
 		"  until [ -e " RUNDIR "/go ]; do sleep 0.05; done\n"
 		"  (echo $BASHPID >" CG "/workload/cgroup.procs &&\n"
-		"   echo $BASHPID >" RUNDIR "/workload.pid && exec \"$@\"); :' terminal",
+		"   echo $BASHPID >" RUNDIR "/workload.pid && exec \"$@\")\n"
+		"  echo $? >" RUNDIR "/workload.status; exec sleep infinity' terminal",
 		r->browser_mb);
 	fputc(' ', f);
 	shell_quote(f, r->w->path);
@@ -531,6 +536,7 @@ static void watch(struct run *r)
 	}
 	r->t_end = since(r);
 	r->leftover = r->samples[r->nsamples - 1].workload;
+	r->workload_status = read_long(RUNDIR "/workload.status");
 }
 
 /* End what is left of the workload; its cgroup goes in one write. */
@@ -548,14 +554,24 @@ static void kill_workload(struct run *r)
 	fprintf(stderr, "lcalab-run: the workload cgroup is not empty 30 s after cgroup.kill\n");
 }
 
-static long max_gap_ms(const struct run *r, const struct probe *p)
+static long max_gap_ms(const struct probe *p)
 {
 	int64_t gap = p->beat.max_gap_ns;
 
 	if (p->alive && now_ns() - p->beat.last_ns > gap)
 		gap = now_ns() - p->beat.last_ns;
-	(void)r;
 	return gap / 1000000;
+}
+
+/* A numeric sysctl's value, or null on a kernel that does not have it. */
+static void json_sysctl(const char *path)
+{
+	long v = read_long(path);
+
+	if (v < 0)
+		printf("null");
+	else
+		printf("%ld", v);
 }
 
 static void print_settings(const struct run *r)
@@ -580,11 +596,13 @@ static void print_settings(const struct run *r)
 		printf("\"nproc\":%d,", r->nproc);
 	else
 		printf("\"nproc\":\"unlimited\",");
-	printf("\"oom_dump_tasks\":%ld,\"console_loglevel\":%s,\"oom_kill_lca\":%ld,"
-	       "\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d}\n",
-	       read_long("/proc/sys/vm/oom_dump_tasks"), printk,
-	       read_long("/proc/sys/vm/oom_kill_lca"), field(meminfo, "SwapTotal"),
-	       r->browser_mb, r->uid);
+	printf("\"oom_dump_tasks\":%ld,\"console_loglevel\":%s,\"oom_kill_lca\":",
+	       read_long("/proc/sys/vm/oom_dump_tasks"), printk);
+	json_sysctl("/proc/sys/vm/oom_kill_lca");
+	printf(",\"oom_kill_lca_window_ms\":");
+	json_sysctl(LCA_WINDOW);
+	printf(",\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d}\n",
+	       field(meminfo, "SwapTotal"), r->browser_mb, r->uid);
 }
 
 static void print_timeline(const struct run *r)
@@ -614,6 +632,10 @@ static void print_result(const struct run *r)
 		printf("\"t_gone_s\":%.1f,", r->t_gone);
 	else
 		printf("\"t_gone_s\":null,");
+	if (r->workload_status >= 0)
+		printf("\"workload_status\":%ld,", r->workload_status);
+	else
+		printf("\"workload_status\":null,");
 	printf("\"t_end_s\":%.1f,\"leftover_tasks\":%d,\"workload_root_alive\":%s,"
 	       "\"peak_tasks\":%d,\"peak_workload_tasks\":%d,\"min_memavail_kb\":%ld,"
 	       "\"min_swapfree_kb\":%ld,\"oom_kills\":%ld,\"oom_kill_lines\":%ld,"
@@ -639,7 +661,7 @@ static void print_result(const struct run *r)
 		else
 			printf("%.1f", p->died_at);
 		if (p->fd >= 0)
-			printf(",\"max_gap_ms\":%ld}", max_gap_ms(r, p));
+			printf(",\"max_gap_ms\":%ld}", max_gap_ms(p));
 		else
 			printf(",\"max_gap_ms\":null}");
 	}
@@ -677,7 +699,7 @@ static void usage(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-m MB] [-u UID] WORKLOAD [-- ARGS]\n"
+	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-W MS] [-m MB] [-u UID] WORKLOAD [-- ARGS]\n"
 		"workloads:");
 	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
 		fprintf(stderr, " %s", workloads[i].name);
@@ -691,7 +713,7 @@ static void parse(struct run *r, int argc, char **argv)
 
 	*r = (struct run){ .deadline = 120, .quiet = 2, .browser_mb = 64, .uid = 1000,
 			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true };
-	while ((opt = getopt(argc, argv, "+t:q:T:n:m:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "+t:q:T:n:W:m:u:")) != -1) {
 		switch (opt) {
 		case 't':
 			r->deadline = number(optarg, 't');
@@ -704,6 +726,9 @@ static void parse(struct run *r, int argc, char **argv)
 			break;
 		case 'n':
 			r->nproc = number(optarg, 'n');
+			break;
+		case 'W':
+			r->window_ms = number(optarg, 'W');
 			break;
 		case 'm':
 			r->browser_mb = number(optarg, 'm');
@@ -743,6 +768,8 @@ int main(int argc, char **argv)
 	write_file("/proc/sys/vm/oom_dump_tasks", "0");
 	if (r.threads_max)
 		write_file("/proc/sys/kernel/threads-max", "%d", r.threads_max);
+	if (r.window_ms && access(LCA_WINDOW, F_OK) == 0)
+		write_file(LCA_WINDOW, "%d", r.window_ms);
 	mkdir(RUNDIR, 01777);
 	chmod(RUNDIR, 01777);
 	setup_cgroups(&r);

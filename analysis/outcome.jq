@@ -1,0 +1,91 @@
+# The run record and its outcome class, from evidence only.
+# Used by analysis/record; the schema is analysis/record.schema.json.
+
+def schema_version: 1;
+
+def of_type($t): map(select(.type == $t));
+
+# outcome: [class, reason]. Order matters: a dead kernel first, then a
+# guest that never answered, then a lab that failed, then the workload.
+def classify($boot; $result; $panic; $kind):
+  if $panic != "" then ["panic", $panic]
+  elif $boot.status == "hung" then
+    ["hung", "no end from the guest within \($boot.timeout) s; QEMU killed"]
+  elif $boot.status == "crashed" then
+    ["lab-error", "the guest ended without the end marker and without a panic on the console (QEMU exit \($boot.qemu_exit))"]
+  elif $result == null then
+    ["lab-error", "the guest driver reported no result (guest command exit \($boot.exit))"]
+  else
+    # the terminal that started the workload is its own shell, reported
+    # apart (terminal_lost); the desktop is every other probe
+    ($result.probes | map(select(.alive | not) | .name) - ["terminal"]) as $lost
+    | if ($lost | length) > 0 then ["collateral", "probes lost: \($lost | join(", "))"]
+      elif $kind == "bomb" then
+        if $result.gone then ["clean", "bomb gone at \($result.t_gone_s) s, desktop alive"]
+        else ["persists", "\($result.leftover_tasks) bomb tasks left at the \($result.t_end_s) s deadline"]
+        end
+      elif ($result.workload_status // 0) >= 128
+           or ($result.workload_status == null and ($result.workload_root_alive | not)) then
+        ["killed", "the workload's root process was killed (status \($result.workload_status))"]
+      else ["survived", "the workload's root process ran on or finished by itself"]
+      end
+    end;
+
+def record($cell; $boot; $lines; $panic):
+  ($lines | of_type("facts") | first // null) as $facts
+  | ($lines | of_type("settings") | first // null) as $set
+  | ($lines | of_type("result") | last // null) as $res
+  | classify($boot; $res; $panic; $cell.kind) as [$class, $reason]
+  | {
+      schema: schema_version,
+      kernel: $cell.kernel.variant,
+      kernel_release: $cell.kernel.release,
+      kernel_version: $cell.kernel.version,
+      series_hash: $cell.kernel.series_hash,
+      config_hash: $cell.kernel.config_hash,
+      swap: $cell.swap,
+      workload: $cell.workload,
+      kind: $cell.kind,
+      args: $cell.args,
+      rep: $cell.rep,
+      seed: $cell.seed,
+      deadline_s: $cell.deadline_s,
+      outcome: $class,
+      outcome_reason: $reason,
+      qemu: $boot.qemu,
+      accel: $boot.accel,
+      guest: {
+        mem: $boot.mem, swap: $boot.swap, cpus: $boot.cpus,
+        memtotal_kb: $facts.memtotal_kb, swaptotal_kb: $facts.swaptotal_kb
+      },
+      limits: {
+        threads_max: $set.threads_max, pid_max: $set.pid_max, nproc: $set.nproc
+      },
+      settings: (if $set == null then null else {
+        quiet_s: $set.quiet_s, oom_dump_tasks: $set.oom_dump_tasks,
+        console_loglevel: $set.console_loglevel, oom_kill_lca: $set.oom_kill_lca,
+        oom_kill_lca_window_ms: $set.oom_kill_lca_window_ms, browser_mb: $set.browser_mb
+      } end),
+      gone: $res.gone,
+      t_gone_s: $res.t_gone_s,
+      t_end_s: $res.t_end_s,
+      workload_status: $res.workload_status,
+      leftover_tasks: $res.leftover_tasks,
+      oom_kills: $res.oom_kills,
+      lca_decisions: ($res.lca_decisions // []),
+      lca_killed: ($res.lca_killed // 0),
+      probes_lost: (($res.probes // []) | map(select(.alive | not) | .name) - ["terminal"]),
+      terminal_lost: (($res.probes // []) | any(.name == "terminal" and (.alive | not))),
+      probe_max_gap_ms: (($res.probes // []) | map(select(.max_gap_ms != null) | {(.name): .max_gap_ms}) | add),
+      max_probe_gap_ms: (($res.probes // []) | map(.max_gap_ms // empty) | max),
+      peak_tasks: $res.peak_tasks,
+      peak_workload_tasks: $res.peak_workload_tasks,
+      min_memavail_kb: $res.min_memavail_kb,
+      min_swapfree_kb: $res.min_swapfree_kb,
+      kmsg_lost: $res.kmsg_lost,
+      kernel_splats: ($res.kernel_splats // []),
+      samples: $res.samples,
+      started: $cell.started,
+      ended: $cell.ended,
+      wall_s: $boot.wall_seconds
+    };
