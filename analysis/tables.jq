@@ -1,0 +1,68 @@
+# Tables from a run's records. Input of each def: the array of records;
+# $meta is the run's meta.json (the matrix: which cells should exist).
+
+# The newest record of each cell: a retried lab-error is superseded.
+def latest:
+  to_entries | map(.value + {_i: .key})
+  | group_by([.rep, .workload, .swap, .kernel]) | map(max_by(._i) | del(._i));
+
+def median:
+  sort | if length == 0 then null
+         elif length % 2 == 1 then .[length / 2 | floor]
+         else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+
+def round1: if . == null then null else (. * 10 | round) / 10 end;
+
+def columns($meta): [$meta.matrix.swap[] as $s | $meta.matrix.kernels[] as $k | {swap: $s, kernel: $k}];
+
+def header($meta; $first):
+  "| \($first) | " + (columns($meta) | map("\(.kernel) swap=\(.swap)") | join(" | ")) + " |",
+  "|---|" + (columns($meta) | map("---") | join("|")) + "|";
+
+def in_cell($w; $c): map(select(.workload == $w and .swap == $c.swap and .kernel == $c.kernel));
+
+# "3/3 clean" or "2 clean, 1 persists", and what is missing.
+def outcome_counts($reps):
+  length as $n
+  | (group_by(.outcome) | map({o: .[0].outcome, n: length}) | sort_by(-.n, .o)) as $g
+  | if $n == 0 then "missing"
+    elif ($g | length) == 1 then "\($g[0].n)/\($reps) \($g[0].o)"
+    else $g | map("\(.n) \(.o)") | join(", ") end
+  + (if $n > 0 and $n < $reps then " (\($reps - $n) missing)" else "" end);
+
+def seconds: if . == null then "–" else "\(round1) s" end;
+
+def survival_cell($reps):
+  outcome_counts($reps)
+  + (map(select(.gone == true and .kind == "bomb") | .t_gone_s) | median
+     | if . == null then "" else "; gone in \(seconds) (median)" end);
+
+def collateral_cell($reps):
+  length as $n
+  | if $n == 0 then "missing" else
+      ([.[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)/\($n)") | join(", ")
+       | if . == "" then "none" else . end)
+      + (map(select(.terminal_lost)) | length | if . > 0 then "; terminal \(.)/\($n)" else "" end)
+      + "; gap \(map(.max_probe_gap_ms // empty / 1000) | median | seconds)"
+      + " (max \(map(.max_probe_gap_ms // empty / 1000) | max | seconds))"
+    end;
+
+def kills_cell:
+  if length == 0 then "missing" else
+    "\(map(.oom_kills // empty) | median) OOM / \(map(.lca_killed) | median) LCA"
+  end;
+
+def table($meta; $workloads; cell):
+  . as $recs
+  | header($meta; "workload"),
+    ($workloads[] as $w
+     | "| \($w) | " + (columns($meta) | map(. as $c | $recs | in_cell($w; $c) | cell) | join(" | ")) + " |");
+
+# $bombs: lab.conf's BOMBS, as a list.
+def bombs($meta; $bombs): $meta.matrix.workloads | map(select(. as $w | $bombs | index($w)));
+def false_positives($meta; $bombs): $meta.matrix.workloads - bombs($meta; $bombs);
+
+def lab_errors:
+  map(select(.outcome == "lab-error"))
+  | if length == 0 then "None."
+    else .[] | "- rep \(.rep) \(.workload) swap=\(.swap) \(.kernel): \(.outcome_reason)" end;
