@@ -28,9 +28,10 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	guest-bin check-series boot smoke run test lint clean distclean
+	guest-bin check-series boot smoke run report compare paper test lint clean distclean
 
-all: kernels rootfs smoke ## build both kernels and the rootfs, boot each kernel once
+all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
+	@dir=$$(lab/run) && analysis/report "$$dir"
 
 help: ## list the targets
 	@awk -F':.*## ' '/^[a-z%-]+:.*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -65,6 +66,18 @@ smoke: kernels rootfs guest-bin ## boot every kernel variant once and check it c
 
 run: $(addprefix kernel-,$(RUN_KERNELS)) rootfs guest-bin ## run the matrix (KERNELS SWAP WORKLOADS REPS, RUN_ID to resume one) into results/
 	@KERNELS='$(KERNELS)' lab/run
+
+RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirname)
+report: ## tables and figures of a run: RUN=results/ID [the newest]
+	@[ -n "$(RUN)" ] || { echo "report: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
+	@analysis/report $(RUN)
+
+compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=results/B
+	@[ -n "$(BASE)" ] && [ -n "$(NEW)" ] || { echo "compare: give BASE=results/A NEW=results/B" >&2; exit 2; }
+	@analysis/compare $(BASE) $(NEW)
+
+paper: ## paper/paper.md from the committed reference results
+	@analysis/paper results/reference paper/paper.md
 
 test: deps kernels rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run

@@ -43,8 +43,8 @@ def collateral_cell($reps):
       ([.[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)/\($n)") | join(", ")
        | if . == "" then "none" else . end)
       + (map(select(.terminal_lost)) | length | if . > 0 then "; terminal \(.)/\($n)" else "" end)
-      + "; gap \(map(.max_probe_gap_ms // empty / 1000) | median | seconds)"
-      + " (max \(map(.max_probe_gap_ms // empty / 1000) | max | seconds))"
+      + "; gap \(map((.max_probe_gap_ms // empty) / 1000) | median | seconds)"
+      + " (max \(map((.max_probe_gap_ms // empty) / 1000) | max | seconds))"
     end;
 
 def kills_cell:
