@@ -137,3 +137,88 @@ t_boot_make_run_one_cell() {
 	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert REPS=1 RESULTS="$results" 2>&1)
 	grep -q 'nothing to do' <<<"$out" || fail "the rerun did not resume: $out"
 }
+
+# Inside a guest, past the guard: each workload refuses a bad parameter
+# with exit 2 and one line saying what is wrong.
+t_boot_workloads_reject_bad_parameters() {
+	local d line
+	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
+	# shellcheck disable=SC2016 # expands in the guest
+	boot_guest "$d" --kernel stock -- 'cd /lab/workloads
+		for c in "./a.sh -m x" "./b.sh -d y" "folkert -s 0" "prefork -w 0" "./build.sh -j x" "./leak.sh -r 0" "lcalab-run nosuch"; do
+			msg=$($c 2>&1 >/dev/null); rc=$?; echo "rc=$rc ${c%% *}: ${msg%%$'"'"'\n'"'"'*}"
+		done'
+	for want in "a.sh: -m wants whole KB, not 'x'" "b.sh: -d wants seconds, not 'y'" \
+		"folkert: -s wants a positive byte count, not '0'" "prefork: -w wants a whole number >= 1, not '0'" \
+		"build.sh: options want positive whole numbers, not 'x'" "leak.sh: options want positive whole numbers, not '0'" \
+		"lcalab-run: unknown workload 'nosuch'"; do
+		grep -qF "$want" "$d/channel.log" || fail "no refusal: $want"
+	done
+	while read -r line; do
+		[[ $line != rc=* ]] || [[ $line == "rc=2 "* ]] || fail "not exit 2: $line"
+	done <"$d/channel.log"
+}
+
+# The report, compare and paper of a small committed run (real records of
+# the reference run, four cells left out on purpose) against golden files.
+small_run() {
+	local tmp
+	tmp=$(mktemp -d)
+	cp -r "$fixtures/run-small" "$tmp/"
+	printf '%s\n' "$tmp/run-small"
+}
+
+t_unit_report_matches_golden() {
+	local run
+	run=$(small_run)
+	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "report failed"
+	diff -u "$fixtures/golden/report.md" "$run/report.md" || fail "report.md differs from the golden file"
+	grep -q '| build | 1/1 collateral | 1/1 collateral | missing | missing |' "$run/report.md" ||
+		fail "missing cells are not marked"
+}
+
+t_unit_report_renders_figures() {
+	local run
+	run=$(small_run)
+	"$LAB_ROOT/analysis/report" "$run" || fail "report failed"
+	grep -q '<svg' "$run/figures/a-swap-off.svg" || fail "no SVG figure"
+	[ "$(grep -c '<path' "$run/figures/a-swap-off.svg")" -gt 10 ] || fail "the SVG figure has no curves"
+	[ "$(head -c 4 "$run/figures/a-swap-off.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "no PNG figure"
+	grep -q '(figures/a-swap-off.svg)' "$run/report.md" || fail "the report does not show the figure"
+	[ ! -e "$run/figures/build-swap-on.svg" ] || fail "a figure for a missing cell"
+}
+
+t_unit_report_names_bad_line() {
+	local run
+	run=$(small_run)
+	sed -i '3s/"outcome":"[a-z-]*"/"outcome":"great"/' "$run/runs.jsonl"
+	expect_exit 1 'runs.jsonl:3: record.outcome: "great" is not one of' "$LAB_ROOT/analysis/report" "$run" --no-figures
+	[ ! -e "$run/report.md" ] || fail "a report was written from a damaged run"
+	jq '.schema = 9' "$fixtures/run-small/meta.json" >"$run/meta.json"
+	expect_exit 1 'written by schema 9; this lab reads 1' "$LAB_ROOT/analysis/report" "$run" --no-figures
+}
+
+t_unit_compare_flags_regressions() {
+	local base new out
+	base=$(small_run)
+	expect_exit 0 '^No regression.$' "$LAB_ROOT/analysis/compare" "$base" "$base"
+	new=$(small_run)
+	# prefork on lca with swap gets worse; one a cell goes missing
+	jq -c 'if .workload == "prefork" and .kernel == "lca" then .outcome = "killed" else . end
+		| select(.workload != "a" or .swap != "on" or .kernel != "stock")' \
+		"$fixtures/run-small/runs.jsonl" >"$new/runs.jsonl"
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a regression exited 0"
+	printf '%s\n' "$out"
+	diff -u "$fixtures/golden/compare.md" <(sed "s|$base|BASE_DIR|; s|$new|NEW_DIR|" <<<"$out") ||
+		fail "compare output differs from the golden file"
+}
+
+t_unit_paper_builds_from_results() {
+	local run
+	run=$(small_run)
+	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" || fail "paper failed"
+	grep -q '^| The stock OOM killer cannot handle a.sh. | .* | \*\*reproduced\*\* | stock, a: swap off: 1 persists; swap on: 1 persists' "$run/paper.md" ||
+		fail "the a.sh claim is not checked against the records"
+	grep -q '^- 8 runs: 2 kernels x 2 swap settings x 3 workloads x 1 repetitions' "$run/paper.md" ||
+		fail "the method does not count the runs"
+}

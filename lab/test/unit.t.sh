@@ -59,15 +59,34 @@ t_unit_boot_refuses_busy_out_dir() {
 # with RLIMIT_NPROC 1 (fork fails for a non-root user), in case the guard
 # ever broke.
 t_unit_bombs_refuse_outside_guest() {
-	local dir bomb bombs=(folkert)
+	local dir bomb args bombs=("$LAB_BUILD/guest-bin/folkert" "$LAB_BUILD/guest-bin/lcalab-run"
+		"$LAB_ROOT/workloads/a.sh" "$LAB_ROOT/workloads/b.sh")
 	dir=$(mktemp -d)
 	chmod 755 "$dir"
 	for bomb in "${bombs[@]}"; do
-		[ -x "$LAB_BUILD/guest-bin/$bomb" ] || fail "$bomb is not built (make guest-bin)"
-		install -m 755 "$LAB_BUILD/guest-bin/$bomb" "$dir/$bomb"
+		[ -x "$bomb" ] || fail "$bomb is not built (make guest-bin)"
+		install -m 755 "$bomb" "$dir/"
+		bomb=$(basename "$bomb") args=()
+		[ "$bomb" != lcalab-run ] || args=(a)
 		expect_exit 2 "refusing to run: not inside a lab guest" \
 			timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
-			prlimit --nproc=1 -- "$dir/$bomb"
+			prlimit --nproc=1 -- "$dir/$bomb" "${args[@]}"
 	done
 	rm -rf "$dir"
+}
+
+# The driver checks its input before anything else, also on the host.
+t_unit_driver_rejects_bad_input() {
+	local run=$LAB_BUILD/guest-bin/lcalab-run
+	expect_exit 2 "unknown workload 'nosuch'" "$run" nosuch
+	expect_exit 2 "-t wants a whole number, not 'soon'" "$run" -t soon a
+	expect_exit 2 "usage: lcalab-run" "$run"
+	expect_exit 2 "usage: lcalab-run" "$run" -t 0 a
+}
+
+# The driver's workloads are the ones lab.conf knows.
+t_unit_driver_knows_the_configured_workloads() {
+	local listed
+	listed=$("$LAB_BUILD/guest-bin/lcalab-run" 2>&1 | sed -n 's/^workloads: //p' || true)
+	[ "$listed" = "$KNOWN_WORKLOADS" ] || fail "driver: '$listed', lab.conf KNOWN_WORKLOADS: '$KNOWN_WORKLOADS'"
 }
