@@ -28,7 +28,7 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	guest-bin check-series boot smoke run report compare paper test lint clean distclean
+	guest-bin check-series boot smoke run overhead report compare paper test lint clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
 	@dir=$$(lab/run) && analysis/report "$$dir"
@@ -68,6 +68,9 @@ run: $(addprefix kernel-,$(RUN_KERNELS)) rootfs guest-bin ## run the matrix (KER
 	@KERNELS='$(KERNELS)' lab/run
 
 RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirname)
+overhead: kernel-stock kernel-lca rootfs guest-bin ## fork/exec/thread cost and task_struct size, stock vs lca: results/RUN_ID/overhead.jsonl
+	@lab/overhead $(if $(RUN_ID),results/$(RUN_ID))
+
 report: ## tables and figures of a run: RUN=results/ID [the newest]
 	@[ -n "$(RUN)" ] || { echo "report: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
 	@analysis/report $(RUN)
