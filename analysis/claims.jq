@@ -23,12 +23,12 @@ def claims($swaps):
          source: "patch notes (v2.2)",
          verdict: verdict($c | all_are(["persists", "collateral", "hung", "panic"]);
                           $c | all_are(["clean"])),
-         evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps))"}),
+         evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); OOM kills per run: \($c | map(.oom_kills // 0) | join(", "))"}),
     ( [$swaps[] as $s | $r | cell("a"; $s; "lca")[], cell("b"; $s; "lca")[]] as $c
       | {claim: "The LCA killer stops a.sh and b.sh without ill effects.",
          source: "LWN, \"Defending against fork bombs\" (2005)",
          verdict: verdict($c | all_are(["clean"]); $c | map(select(.outcome == "clean")) | length == 0),
-         evidence: "lca, a: \($r | cells_text("a"; "lca"; $swaps)); lca, b: \($r | cells_text("b"; "lca"; $swaps))"}),
+         evidence: "lca, a: \($r | cells_text("a"; "lca"; $swaps)); lca, b: \($r | cells_text("b"; "lca"; $swaps)); OOM kills per run: \($c | map(.oom_kills // 0) | join(", ")); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
     ( [$swaps[] as $s | $r | cell("folkert"; $s; "lca")[]] as $c
       | {claim: "The LCA killer stops folkert, with collateral damage.",
          source: "LWN (2005)",
