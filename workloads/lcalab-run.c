@@ -12,6 +12,11 @@
  *     -n N         RLIMIT_NPROC of the workload's user (0: unlimited) [0]
  *     -W MS        vm.oom_kill_lca_window_ms to set, where it exists (0: keep) [0]
  *     -m MB        memory the "browser" probe holds [64]
+ *     -D DEFENCE   none, nproc (the -n limit is the defence), pids (the
+ *                  workload's cgroup gets pids.max -P N), oomgroup (its
+ *                  cgroup gets memory.oom.group=1), earlyoom (the earlyoom
+ *                  daemon runs, with its defaults) [none]
+ *     -P N         pids.max for -D pids [0: none]
  *     -u UID       the unprivileged user [1000]
  *
  * The process tree it builds (the driver stands for the system's init and
@@ -109,8 +114,15 @@ struct event {		/* an oom_lca: decision */
 	unsigned int killed;
 };
 
+enum defence { D_NONE, D_NPROC, D_PIDS, D_OOMGROUP, D_EARLYOOM, NDEFENCES };
+static const char *const defence_names[NDEFENCES] = {
+	"none", "nproc", "pids", "oomgroup", "earlyoom"
+};
+
 struct run {
 	const struct workload *w;
+	enum defence defence;
+	int pids_max;
 	char **args;
 	int deadline, quiet, threads_max, nproc, window_ms, browser_mb;
 	uid_t uid;
@@ -265,6 +277,33 @@ static void become_user(struct run *r)
 		fatal("cannot become uid %d: %s", r->uid, strerror(errno));
 }
 
+/* earlyoom with its defaults, its report in a file the driver reads last. */
+static void run_earlyoom(struct run *r, const char *unused)
+{
+	int fd = open(RUNDIR "/earlyoom.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	(void)r;
+	(void)unused;
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+		_exit(127);
+	execl("/usr/bin/earlyoom", "earlyoom", (char *)NULL);
+}
+
+/* Count the lines of a small file that contain @needle. */
+static long count_lines(const char *path, const char *needle)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	long n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
 static void run_daemon(struct run *r, const char *unused)
 {
 	(void)r;
@@ -353,6 +392,14 @@ static void setup_cgroups(struct run *r)
 	mkdir(CG "/workload", 0755);
 	write_file(CGROOT "/cgroup.subtree_control", "+pids");
 	write_file(CG "/cgroup.subtree_control", "+pids");
+	if (r->defence == D_PIDS)
+		write_file(CG "/workload/pids.max", "%d", r->pids_max);
+	/* the memory controller only where the defence needs it */
+	if (r->defence == D_OOMGROUP) {
+		write_file(CGROOT "/cgroup.subtree_control", "+memory");
+		write_file(CG "/cgroup.subtree_control", "+memory");
+		write_file(CG "/workload/memory.oom.group", "1");
+	}
 	/* the user moves its own child from desktop to workload */
 	if (chown(CG "/cgroup.procs", r->uid, r->uid) ||
 	    chown(CG "/desktop/cgroup.procs", r->uid, r->uid) ||
@@ -564,6 +611,24 @@ static long max_gap_ms(const struct run *r, const struct probe *p)
 	return gap / 1000000;
 }
 
+/* The value of @key in a "key value" file, or null when there is none. */
+static void json_keyed_long(const char *path, const char *key)
+{
+	char buf[1024];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long v = -1;
+
+	if (fd >= 0) {
+		if (read_fd(fd, buf, sizeof(buf)) > 0)
+			v = field(buf, key);
+		close(fd);
+	}
+	if (v < 0)
+		printf("null");
+	else
+		printf("%ld", v);
+}
+
 /* A numeric sysctl's value, or null on a kernel that does not have it. */
 static void json_sysctl(const char *path)
 {
@@ -602,8 +667,12 @@ static void print_settings(const struct run *r)
 	json_sysctl("/proc/sys/vm/oom_kill_lca");
 	printf(",\"oom_kill_lca_window_ms\":");
 	json_sysctl(LCA_WINDOW);
-	printf(",\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d}\n",
-	       field(meminfo, "SwapTotal"), r->browser_mb, r->uid);
+	printf(",\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d,\"defence\":\"%s\",\"pids_max\":",
+	       field(meminfo, "SwapTotal"), r->browser_mb, r->uid, defence_names[r->defence]);
+	if (r->defence == D_PIDS)
+		printf("%d}\n", r->pids_max);
+	else
+		printf("null}\n");
 }
 
 static void print_timeline(const struct run *r)
@@ -666,7 +735,16 @@ static void print_result(const struct run *r)
 		else
 			printf(",\"max_gap_ms\":null}");
 	}
-	printf("],\"kernel_splats\":[");
+	printf("],\"defence\":\"%s\",\"pids_max_refusals\":", defence_names[r->defence]);
+	json_keyed_long(CG "/workload/pids.events", "max");
+	printf(",\"oom_group_kills\":");
+	json_keyed_long(CG "/workload/memory.events", "oom_group_kill");
+	printf(",\"earlyoom_kills\":");
+	if (r->defence == D_EARLYOOM)
+		printf("%ld", count_lines(RUNDIR "/earlyoom.log", "sending SIG"));
+	else
+		printf("null");
+	printf(",\"kernel_splats\":[");
 	for (i = 0; i < r->nsplats; i++) {
 		printf(i ? "," : "");
 		json_str(r->splats[i]);
@@ -682,6 +760,17 @@ static const struct workload *find_workload(const char *name)
 		if (!strcmp(workloads[i].name, name))
 			return &workloads[i];
 	return NULL;
+}
+
+static enum defence find_defence(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NDEFENCES; i++)
+		if (!strcmp(defence_names[i], name))
+			return i;
+	fprintf(stderr, "lcalab-run: unknown defence '%s' (none nproc pids oomgroup earlyoom)\n", name);
+	exit(2);
 }
 
 static int number(const char *s, char opt)
@@ -700,7 +789,7 @@ static void usage(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-W MS] [-m MB] [-u UID] WORKLOAD [-- ARGS]\n"
+	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-W MS] [-m MB] [-u UID] [-D DEFENCE] [-P N] WORKLOAD [-- ARGS]\n"
 		"workloads:");
 	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
 		fprintf(stderr, " %s", workloads[i].name);
@@ -714,7 +803,7 @@ static void parse(struct run *r, int argc, char **argv)
 
 	*r = (struct run){ .deadline = 120, .quiet = 2, .browser_mb = 64, .uid = 1000,
 			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true };
-	while ((opt = getopt(argc, argv, "+t:q:T:n:W:m:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "+t:q:T:n:W:m:u:D:P:")) != -1) {
 		switch (opt) {
 		case 't':
 			r->deadline = number(optarg, 't');
@@ -737,6 +826,12 @@ static void parse(struct run *r, int argc, char **argv)
 		case 'u':
 			r->uid = number(optarg, 'u');
 			break;
+		case 'D':
+			r->defence = find_defence(optarg);
+			break;
+		case 'P':
+			r->pids_max = number(optarg, 'P');
+			break;
 		default:
 			usage();
 		}
@@ -754,6 +849,10 @@ static void parse(struct run *r, int argc, char **argv)
 	r->args = argv + optind;
 	if (r->deadline == 0 || r->quiet == 0)
 		usage();
+	if (r->defence == D_PIDS && r->pids_max == 0) {
+		fprintf(stderr, "lcalab-run: -D pids needs -P N, the pids.max\n");
+		exit(2);
+	}
 }
 
 int main(int argc, char **argv)
@@ -793,6 +892,8 @@ int main(int argc, char **argv)
 		r.probes[i].fd = -1;
 
 	spawn(run_daemon, &r, NULL);
+	if (r.defence == D_EARLYOOM)
+		spawn(run_earlyoom, &r, NULL);
 	script = login_script(&r);
 	spawn(run_login, &r, script);
 	await_desktop(&r);
