@@ -28,7 +28,7 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	guest-bin check-series boot smoke run overhead report compare paper test lint clean distclean
+	guest-bin check-series boot smoke run run-defences overhead report compare paper test lint clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
 	@dir=$$(lab/run) && analysis/report "$$dir"
@@ -68,6 +68,9 @@ run: $(addprefix kernel-,$(RUN_KERNELS)) rootfs guest-bin ## run the matrix (KER
 	@KERNELS='$(KERNELS)' lab/run
 
 RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirname)
+run-defences: kernel-stock kernel-lca rootfs guest-bin ## the defences matrix (DEFENCE_MATRIX in lab.conf) into results/
+	@eval "export $$(lab/conf DEFENCE_MATRIX)" && lab/run
+
 overhead: kernel-stock kernel-lca rootfs guest-bin ## fork/exec/thread cost and task_struct size, stock vs lca: results/RUN_ID/overhead.jsonl
 	@lab/overhead $(if $(RUN_ID),results/$(RUN_ID))
 
@@ -80,7 +83,7 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 	@analysis/compare $(BASE) $(NEW)
 
 paper: ## paper/paper.md from the committed reference results
-	@analysis/paper results/reference paper/paper.md
+	@analysis/paper results/reference paper/paper.md $(wildcard results/defences)
 
 test: deps kernels rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run

@@ -31,6 +31,20 @@ def classify($boot; $result; $panic; $kind):
       end
     end;
 
+# Who acted on the workload, from a record's evidence: the kernel's OOM
+# killer, LCA decisions that killed, memory.oom.group kills, pids.max
+# refusals, earlyoom kills, and RLIMIT_NPROC (the bomb's user reached its
+# limit: its peak within the desktop's 5 tasks of it; the kernel counts no
+# refusals). Works on records older than the field, too.
+def acted:
+  [ (if (.oom_kills // 0) > 0 then "oom-killer" else empty end),
+    (if (.lca_killed // 0) > 0 then "lca" else empty end),
+    (if (.oom_group_kills // 0) > 0 then "oom-group" else empty end),
+    (if (.pids_max_refusals // 0) > 0 then "pids.max" else empty end),
+    (if (.earlyoom_kills // 0) > 0 then "earlyoom" else empty end),
+    (if (.limits.nproc | type) == "number" and (.peak_workload_tasks // 0) + 5 >= .limits.nproc
+     then "nproc" else empty end) ];
+
 def record($cell; $boot; $lines; $panic):
   ($lines | of_type("facts") | first // null) as $facts
   | ($lines | of_type("settings") | first // null) as $set
@@ -46,6 +60,7 @@ def record($cell; $boot; $lines; $panic):
       swap: $cell.swap,
       workload: $cell.workload,
       kind: $cell.kind,
+      defence: ($cell.defence // "none"),
       args: $cell.args,
       rep: $cell.rep,
       seed: $cell.seed,
@@ -83,9 +98,13 @@ def record($cell; $boot; $lines; $panic):
       min_memavail_kb: $res.min_memavail_kb,
       min_swapfree_kb: $res.min_swapfree_kb,
       kmsg_lost: $res.kmsg_lost,
+      oom_group_kills: $res.oom_group_kills,
+      pids_max_refusals: $res.pids_max_refusals,
+      earlyoom_kills: $res.earlyoom_kills,
       kernel_splats: ($res.kernel_splats // []),
       samples: $res.samples,
       started: $cell.started,
       ended: $cell.ended,
       wall_s: $boot.wall_seconds
-    };
+    }
+  | . + {acted: acted};

@@ -1,10 +1,12 @@
+include "outcome";
+
 # Tables from a run's records. Input of each def: the array of records;
 # $meta is the run's meta.json (the matrix: which cells should exist).
 
 # The newest record of each cell: a retried lab-error is superseded.
 def latest:
   to_entries | map(.value + {_i: .key})
-  | group_by([.rep, .workload, .swap, .kernel]) | map(max_by(._i) | del(._i));
+  | group_by([.rep, .workload, .swap, .kernel, .defence // "none"]) | map(max_by(._i) | del(._i));
 
 def median:
   sort | if length == 0 then null
@@ -13,13 +15,20 @@ def median:
 
 def round1: if . == null then null else (. * 10 | round) / 10 end;
 
-def columns($meta): [$meta.matrix.swap[] as $s | $meta.matrix.kernels[] as $k | {swap: $s, kernel: $k}];
+def defences($meta): $meta.matrix.defences // ["none"];
+
+def columns($meta):
+  [$meta.matrix.swap[] as $s | defences($meta)[] as $d | $meta.matrix.kernels[] as $k
+   | {swap: $s, kernel: $k, defence: $d}];
+
+def col_label: "\(.kernel)\(if .defence == "none" then "" else "+" + .defence end) swap=\(.swap)";
 
 def header($meta; $first):
-  "| \($first) | " + (columns($meta) | map("\(.kernel) swap=\(.swap)") | join(" | ")) + " |",
+  "| \($first) | " + (columns($meta) | map(col_label) | join(" | ")) + " |",
   "|---|" + (columns($meta) | map("---") | join("|")) + "|";
 
-def in_cell($w; $c): map(select(.workload == $w and .swap == $c.swap and .kernel == $c.kernel));
+def in_cell($w; $c):
+  map(select(.workload == $w and .swap == $c.swap and .kernel == $c.kernel and (.defence // "none") == $c.defence));
 
 # "3/3 clean" or "2 clean, 1 persists", and what is missing.
 def outcome_counts($reps):
@@ -73,3 +82,11 @@ def lab_errors:
   map(select(.outcome == "lab-error"))
   | if length == 0 then "None."
     else .[] | "- rep \(.rep) \(.workload) swap=\(.swap) \(.kernel): \(.outcome_reason)" end;
+
+# Who acted, over a cell's runs: "lca 3/3, oom-killer 3/3".
+def acted_cell:
+  length as $n
+  | if $n == 0 then "missing"
+    else [.[] | (.acted // acted) | .[]] | group_by(.) | map("\(.[0]) \(length)/\($n)") | join(", ")
+         | if . == "" then "nobody" else . end
+    end;

@@ -47,7 +47,7 @@ run_matrix() {
 t_unit_run_order_is_complete_and_interleaved() {
 	local results cells
 	results=$(mktemp -d)
-	cells=$(KERNELS="stock lca" SWAP="off on" WORKLOADS="a b folkert prefork build leak" REPS=3 run_matrix)
+	cells=$(KERNELS="stock lca" SWAP="off on" WORKLOADS="a b folkert prefork build leak" REPS=3 DEFENCES=none run_matrix)
 	[ "$(wc -l <<<"$cells")" -eq 72 ] || fail "$(wc -l <<<"$cells") cells, expected 72"
 	[ -z "$(sort <<<"$cells" | uniq -d)" ] || fail "a cell is listed twice"
 	# each (rep, workload, swap) block runs both kernels back to back, and
@@ -91,7 +91,7 @@ t_unit_run_appends_and_resumes() {
 	[ -f "$results/r1/cells/1-a-off-stock/console.log.gz" ] || fail "the raw log is not kept beside the record"
 	# as if interrupted after the first cell: only the second one runs again
 	sed -i 2d "$results/r1/runs.jsonl"
-	[ "$(DRY_RUN=1 fake_run)" = "2 a off stock" ] || fail "the resumed run would not run just rep 2"
+	[ "$(DRY_RUN=1 fake_run)" = "2 a off stock none" ] || fail "the resumed run would not run just rep 2"
 	out=$(fake_run 2>&1)
 	grep -q '1 to run' <<<"$out" || fail "resume did not say 1 to run: $out"
 	out=$(fake_run 2>&1)
@@ -221,4 +221,38 @@ t_unit_paper_builds_from_results() {
 		fail "the a.sh claim is not checked against the records"
 	grep -q '^- 8 runs: 2 kernels x 2 swap settings x 3 workloads x 1 repetitions' "$run/paper.md" ||
 		fail "the method does not count the runs"
+}
+
+t_unit_defences_are_a_matrix_dimension() {
+	local results cells
+	results=$(mktemp -d)
+	cells=$(KERNELS="stock lca" SWAP=off WORKLOADS=a DEFENCES="none,pids" REPS=1 run_matrix)
+	[ "$(sort <<<"$cells" | xargs)" = "$(printf '%s\n' "1 a off lca none" "1 a off lca pids" "1 a off stock none" "1 a off stock pids" | xargs)" ] ||
+		fail "unexpected plan: $cells"
+	expect_exit 2 "unknown defence 'moat'" env DEFENCES=moat RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 2 "unknown defence 'moat'" "$LAB_ROOT/lab/run-cell" --defence moat stock off a /tmp/x
+	expect_exit 2 "unknown defence 'moat'" "$LAB_BUILD/guest-bin/lcalab-run" -D moat a
+	expect_exit 2 "-D pids needs -P N" "$LAB_BUILD/guest-bin/lcalab-run" -D pids a
+}
+
+# pids.max refuses the bomb's forks, and the record says so.
+t_boot_defence_pids_acts() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-pids-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 10 --defence pids stock off folkert "$d" >"$d/out.json" ||
+		fail "run-cell failed"
+	jq -c '{outcome, defence, acted, pids_max_refusals, peak_workload_tasks}' "$d/out.json"
+	jq -e '.defence == "pids" and .pids_max_refusals > 0 and (.acted | index("pids.max"))
+		and .peak_workload_tasks <= 1351' "$d/out.json" >/dev/null || fail "pids.max did not act"
+}
+
+# earlyoom runs in the guest (the rootfs has it) and its kills are counted.
+t_boot_defence_earlyoom_runs() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-earlyoom-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 15 --defence earlyoom stock off leak "$d" >"$d/out.json" ||
+		fail "run-cell failed"
+	jq -c '{outcome, defence, acted, earlyoom_kills, oom_kills}' "$d/out.json"
+	jq -e '.defence == "earlyoom" and (.earlyoom_kills | type) == "number"' "$d/out.json" >/dev/null ||
+		fail "earlyoom did not run"
 }
