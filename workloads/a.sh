@@ -14,22 +14,9 @@
 #     -d SECONDS  pause before forking, to slow the bomb [0]
 set -u
 
-read -r cmdline </proc/cmdline
-if [[ " $cmdline " != *" lcalab.guest=1 "* ]]; then
-	echo "a.sh: refusing to run: not inside a lab guest (no lcalab.guest=1 on the kernel command line); boot one with lab/boot" >&2
-	exit 2
-fi
-
-kb=0 delay=0
-while getopts m:d: opt; do
-	case $opt in
-	m) kb=$OPTARG ;;
-	d) delay=$OPTARG ;;
-	*) echo "usage: a.sh [-m KB] [-d SECONDS]" >&2; exit 2 ;;
-	esac
-done
-[[ $kb =~ ^[0-9]+$ ]] || { echo "a.sh: -m wants whole KB, not '$kb'" >&2; exit 2; }
-[[ $delay =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "a.sh: -d wants seconds, not '$delay'" >&2; exit 2; }
+# shellcheck source=workloads/bomb-args.sh
+. "$(dirname "$0")/bomb-args.sh"
+bomb_args 0 "$@"
 
 # Each member holds its memory, forks two new members and exits: a
 # subshell, as in :(){ :&:& }, so a fork costs no exec and the bomb grows

@@ -13,22 +13,9 @@
 #     -d SECONDS  pause between a member's forks [0]
 set -u
 
-read -r cmdline </proc/cmdline
-if [[ " $cmdline " != *" lcalab.guest=1 "* ]]; then
-	echo "b.sh: refusing to run: not inside a lab guest (no lcalab.guest=1 on the kernel command line); boot one with lab/boot" >&2
-	exit 2
-fi
-
-kb=64 delay=0
-while getopts m:d: opt; do
-	case $opt in
-	m) kb=$OPTARG ;;
-	d) delay=$OPTARG ;;
-	*) echo "usage: b.sh [-m KB] [-d SECONDS]" >&2; exit 2 ;;
-	esac
-done
-[[ $kb =~ ^[0-9]+$ ]] || { echo "b.sh: -m wants whole KB, not '$kb'" >&2; exit 2; }
-[[ $delay =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "b.sh: -d wants seconds, not '$delay'" >&2; exit 2; }
+# shellcheck source=workloads/bomb-args.sh
+. "$(dirname "$0")/bomb-args.sh"
+bomb_args 64 "$@"
 
 member() {
 	local hold

@@ -63,6 +63,7 @@ t_unit_bombs_refuse_outside_guest() {
 		"$LAB_ROOT/workloads/a.sh" "$LAB_ROOT/workloads/b.sh")
 	dir=$(mktemp -d)
 	chmod 755 "$dir"
+	install -m 644 "$LAB_ROOT/workloads/bomb-args.sh" "$dir/"
 	for bomb in "${bombs[@]}"; do
 		[ -x "$bomb" ] || fail "$bomb is not built (make guest-bin)"
 		install -m 755 "$bomb" "$dir/"

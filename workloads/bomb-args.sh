@@ -1,0 +1,26 @@
+# shellcheck shell=bash
+# Sourced by the shell bombs, first thing: refuse to run outside a lab
+# guest (exit 2), then parse their common options into kb and delay.
+#   bomb_args DEFAULT_KB "$@"
+#     -m KB       memory each member holds and touches
+#     -d SECONDS  a member's pause before it forks
+bomb_args() {
+	local prog cmdline opt
+	prog=$(basename "$0")
+	read -r cmdline </proc/cmdline
+	if [[ " $cmdline " != *" lcalab.guest=1 "* ]]; then
+		echo "$prog: refusing to run: not inside a lab guest (no lcalab.guest=1 on the kernel command line); boot one with lab/boot" >&2
+		exit 2
+	fi
+	kb=$1 delay=0
+	shift
+	while getopts m:d: opt; do
+		case $opt in
+		m) kb=$OPTARG ;;
+		d) delay=$OPTARG ;;
+		*) echo "usage: $prog [-m KB] [-d SECONDS]" >&2; exit 2 ;;
+		esac
+	done
+	[[ $kb =~ ^[0-9]+$ ]] || { echo "$prog: -m wants whole KB, not '$kb'" >&2; exit 2; }
+	[[ $delay =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "$prog: -d wants seconds, not '$delay'" >&2; exit 2; }
+}
