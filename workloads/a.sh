@@ -14,8 +14,11 @@
 #     -d SECONDS  pause before forking, to slow the bomb [0]
 set -u
 
+# no fork before the guard has spoken: ${0%/*}, not $(dirname "$0")
+here=.
+[[ $0 != */* ]] || here=${0%/*}
 # shellcheck source=workloads/bomb-args.sh
-. "$(dirname "$0")/bomb-args.sh"
+. "$here/bomb-args.sh"
 bomb_args 0 "$@"
 
 # Each member holds its memory, forks two new members and exits: a

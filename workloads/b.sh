@@ -13,8 +13,11 @@
 #     -d SECONDS  pause between a member's forks [0]
 set -u
 
+# no fork before the guard has spoken: ${0%/*}, not $(dirname "$0")
+here=.
+[[ $0 != */* ]] || here=${0%/*}
 # shellcheck source=workloads/bomb-args.sh
-. "$(dirname "$0")/bomb-args.sh"
+. "$here/bomb-args.sh"
 bomb_args 64 "$@"
 
 member() {

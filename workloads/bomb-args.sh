@@ -6,7 +6,7 @@
 #     -d SECONDS  a member's pause before it forks
 bomb_args() {
 	local prog cmdline opt
-	prog=$(basename "$0")
+	prog=${0##*/}
 	read -r cmdline </proc/cmdline
 	if [[ " $cmdline " != *" lcalab.guest=1 "* ]]; then
 		echo "$prog: refusing to run: not inside a lab guest (no lcalab.guest=1 on the kernel command line); boot one with lab/boot" >&2
