@@ -5,7 +5,7 @@
 t_boot_overhead_short_run() {
 	local out f
 	out=$(mktemp -d "$LAB_BUILD/boots/test-overhead-XXXX")
-	OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 OVERHEAD_CLOCKS="wall icount" \
+	OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 OVERHEAD_CLOCKS="wall icount" OVERHEAD_SPAWNS=20 OVERHEAD_HYPERFINE_RUNS=2 \
 		"$LAB_ROOT/lab/overhead" "$out" || fail "lab/overhead failed"
 	f=$out/overhead.jsonl
 	[ "$(jq -s 'map(select(.type == "boot")) | length' "$f")" -eq 6 ] || fail "expected 6 boot lines"
@@ -21,7 +21,11 @@ t_boot_overhead_short_run() {
 		| .consistent and .stock.objsize % 64 == 0 and .lca.objsize % 64 == 0
 		  and .delta_bytes >= .fields_bytes and .delta_bytes == ((.fields_bytes + 63) / 64 | floor) * 64' "$f" >/dev/null ||
 		fail "task_struct grew by $(jq -s -r 'map(select(.type == "size")) | first | .delta_bytes' "$f") bytes, not the fields' size after alignment"
-	[ "$(jq -s 'map(select(.type == "ratio")) | length' "$f")" -eq 20 ] || fail "expected 20 ratio lines (5 modes x 2 variants x 2 clocks)"
+	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | IN("fork", "exec", "vfork", "spawn", "thread")))) | length' "$f")" -eq 20 ] ||
+		fail "expected 20 forkbench ratio lines (5 modes x 2 variants x 2 clocks)"
+	[ "$(jq -s 'map(select(.type == "ratio" and .mode == "shell-loop")) | length' "$f")" -eq 4 ] ||
+		fail "expected 4 hyperfine shell-loop ratios"
+	jq -e -s 'map(select(.type == "boot")) | all(.perf | has("task-clock"))' "$f" >/dev/null || fail "no perf stat in a boot"
 	jq -e -s 'map(select(.type == "ratio")) | all(.ci_low <= .ratio and .ratio <= .ci_high and .n == 1)' "$f" >/dev/null ||
 		fail "a ratio lies outside its interval"
 	jq -r 'select(.type == "ratio") | "\(.figure): \(.ratio) [\(.ci_low), \(.ci_high)]"' "$f"
