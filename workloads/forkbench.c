@@ -6,6 +6,7 @@
  *
  *   forkbench [-n ITERATIONS] [-w WARMUP] MODE...
  *     modes: fork vfork exec spawn thread   [-n 2000, -w 200]
+ *     (exec, vfork and spawn run /lab/bin/nop, a static empty program)
  *
  * Prints one JSON line per mode: the median, mean, 10th and 90th
  * percentile of the per-iteration times in nanoseconds of CLOCK_MONOTONIC
@@ -24,7 +25,7 @@
 
 #include "guest_guard.h"
 
-#define EXEC_PATH "/bin/true"
+#define EXEC_PATH "/lab/bin/nop"
 
 extern char **environ;
 
