@@ -19,14 +19,17 @@ def classify($boot; $result; $panic; $kind):
     # the terminal that started the workload is its own shell, reported
     # apart (terminal_lost); the desktop is every other probe
     ($result.probes | map(select(.alive | not) | .name) - ["terminal"]) as $lost
-    | if ($lost | length) > 0 then ["collateral", "probes lost: \($lost | join(", "))"]
-      elif $kind == "bomb" then
-        if $result.gone then ["clean", "bomb gone at \($result.t_gone_s) s, desktop alive"]
-        else ["persists", "\($result.leftover_tasks) bomb tasks left at the \($result.t_end_s) s deadline"]
+    | (if ($lost | length) > 0 then "; probes lost: \($lost | join(", "))" else "" end) as $also
+    | if $kind == "bomb" then
+        if $result.gone | not then
+          ["persists", "\($result.leftover_tasks) bomb tasks left at the \($result.t_end_s) s deadline\($also)"]
+        elif ($lost | length) > 0 then ["collateral", "bomb gone at \($result.t_gone_s) s\($also)"]
+        else ["clean", "bomb gone at \($result.t_gone_s) s, desktop alive"]
         end
       elif ($result.workload_status // 0) >= 128
            or ($result.workload_status == null and ($result.workload_root_alive | not)) then
-        ["killed", "the workload's root process was killed (status \($result.workload_status))"]
+        ["killed", "the workload's root process was killed (status \($result.workload_status))\($also)"]
+      elif ($lost | length) > 0 then ["collateral", "the workload's root process lived\($also)"]
       else ["survived", "the workload's root process ran on or finished by itself"]
       end
     end;
