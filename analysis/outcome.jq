@@ -48,10 +48,24 @@ def acted:
     (if (.limits.nproc | type) == "number" and (.peak_workload_tasks // 0) + 5 >= .limits.nproc
      then "nproc" else empty end) ];
 
+# When the workload's cgroup became empty for good, from the timeline, or
+# null. A cgroup with no task left cannot grow again (forks stay in it),
+# so a bomb that emptied it just before the deadline is gone too, although
+# the driver's quiet period (-q) did not run out.
+def emptied_at:
+  of_type("sample") as $s
+  | ($s | to_entries | map(select(.value.workload_tasks > 0)) | last | .key) as $i
+  | if ($s | length) == 0 then null
+    elif $i == null then $s[0].t
+    else $s[$i + 1].t // null end;
+
 def record($cell; $boot; $lines; $panic):
   ($lines | of_type("facts") | first // null) as $facts
   | ($lines | of_type("settings") | first // null) as $set
-  | ($lines | of_type("result") | last // null) as $res
+  | ($lines | of_type("result") | last // null
+     | if . == null or .gone then .
+       else ($lines | emptied_at) as $e
+       | if $e == null then . else . + {gone: true, t_gone_s: $e} end end) as $res
   | classify($boot; $res; $panic; $cell.kind) as [$class, $reason]
   | {
       schema: schema_version,

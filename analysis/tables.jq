@@ -46,13 +46,6 @@ def survival_cell($reps):
   + (map(select(.gone == true and .kind == "bomb") | .t_gone_s) | median
      | if . == null then "" else "; gone in \(seconds) (median)" end);
 
-# A false positive's cell: the outcome counts and how often the workload's
-# root process (the master, make, the harness) was killed.
-def fp_cell($reps):
-  outcome_counts($reps)
-  + (if length == 0 then ""
-     else "; root killed \(map(select((.workload_status // 0) >= 128)) | length)/\(length)" end);
-
 def collateral_cell($reps):
   length as $n
   | if $n == 0 then "missing" else
