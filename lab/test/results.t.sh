@@ -92,6 +92,9 @@ t_unit_run_appends_and_resumes() {
 	# as if interrupted after the first cell: only the second one runs again
 	sed -i 2d "$results/r1/runs.jsonl"
 	[ "$(DRY_RUN=1 fake_run)" = "2 a off stock none" ] || fail "the resumed run would not run just rep 2"
+	# without RUN_ID the newest unfinished run of the same matrix is resumed
+	[ "$(KERNELS=stock SWAP=off WORKLOADS=a REPS=2 RESULTS=$results DRY_RUN=1 "$LAB_ROOT/lab/run")" = "2 a off stock none" ] ||
+		fail "the unfinished run is not picked without RUN_ID"
 	out=$(fake_run 2>&1)
 	grep -q '1 to run' <<<"$out" || fail "resume did not say 1 to run: $out"
 	out=$(fake_run 2>&1)
@@ -123,7 +126,7 @@ t_unit_run_refuses_damaged_results() {
 t_boot_make_run_one_cell() {
 	local results out
 	results=$(mktemp -d "$LAB_BUILD/boots/test-run-XXXX")
-	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert REPS=1 RESULTS="$results" 2>&1) ||
+	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert REPS=1 RESULTS="$results" RUN_ID=one 2>&1) ||
 		fail "make run failed: $out"
 	printf '%s\n' "$out"
 	grep -q 'cell 1/1 .*ETA' <<<"$out" || fail "no progress line"
@@ -134,7 +137,7 @@ t_boot_make_run_one_cell() {
 		fail "the record lacks what was asked: $(cat "$f")"
 	jq -r '"outcome: \(.outcome) (\(.outcome_reason)); decisions \(.lca_decisions | length), killed \(.lca_killed)"' "$f"
 	[ -f "$(dirname "$f")/$(jq -r .cell_dir "$f")/console.log.gz" ] || fail "no console log beside the record"
-	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert REPS=1 RESULTS="$results" 2>&1)
+	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert REPS=1 RESULTS="$results" RUN_ID=one 2>&1)
 	grep -q 'nothing to do' <<<"$out" || fail "the rerun did not resume: $out"
 }
 
