@@ -154,6 +154,12 @@ static const struct mode *find_mode(const char *name)
 	return NULL;
 }
 
+static void usage(void)
+{
+	fprintf(stderr, "usage: forkbench [-n N] [-w N] fork|exec|vfork|spawn|thread...\n");
+	exit(2);
+}
+
 static int count(const char *s, char opt)
 {
 	char *end;
@@ -180,14 +186,11 @@ int main(int argc, char **argv)
 			warmup = count(optarg, 'w');
 			break;
 		default:
-			fprintf(stderr, "usage: forkbench [-n N] [-w N] fork|exec|vfork|spawn|thread...\n");
-			return 2;
+			usage();
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "usage: forkbench [-n N] [-w N] fork|exec|vfork|spawn|thread...\n");
-		return 2;
-	}
+	if (optind >= argc)
+		usage();
 	for (i = optind; i < argc; i++) {
 		if (!find_mode(argv[i])) {
 			fprintf(stderr, "forkbench: unknown mode '%s' (fork exec vfork spawn thread)\n", argv[i]);

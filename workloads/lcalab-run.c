@@ -208,18 +208,24 @@ static ssize_t read_fd(int fd, char *buf, size_t size)
 	return n;
 }
 
+/* Read a whole small file into buf; false when it cannot be read. */
+static bool read_path(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read_fd(fd, buf, size);
+	close(fd);
+	return n > 0;
+}
+
 static long read_long(const char *path)
 {
 	char buf[64];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	long v = -1;
 
-	if (fd >= 0) {
-		if (read_fd(fd, buf, sizeof(buf)) > 0)
-			v = strtol(buf, NULL, 10);
-		close(fd);
-	}
-	return v;
+	return read_path(path, buf, sizeof(buf)) ? strtol(buf, NULL, 10) : -1;
 }
 
 /* The value after "key" in a "key value" file such as meminfo or vmstat. */
@@ -611,29 +617,17 @@ static long max_gap_ms(const struct run *r, const struct probe *p)
 	return gap / 1000000;
 }
 
-/* The value of @key in a "key value" file, or null when there is none. */
-static void json_keyed_long(const char *path, const char *key)
+/* The value of @key in a small "key value" file, or -1 when there is none. */
+static long read_keyed(const char *path, const char *key)
 {
 	char buf[1024];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	long v = -1;
 
-	if (fd >= 0) {
-		if (read_fd(fd, buf, sizeof(buf)) > 0)
-			v = field(buf, key);
-		close(fd);
-	}
-	if (v < 0)
-		printf("null");
-	else
-		printf("%ld", v);
+	return read_path(path, buf, sizeof(buf)) ? field(buf, key) : -1;
 }
 
-/* A numeric sysctl's value, or null on a kernel that does not have it. */
-static void json_sysctl(const char *path)
+/* A count, or null when it is not known (negative). */
+static void json_count(long v)
 {
-	long v = read_long(path);
-
 	if (v < 0)
 		printf("null");
 	else
@@ -664,15 +658,13 @@ static void print_settings(const struct run *r)
 		printf("\"nproc\":\"unlimited\",");
 	printf("\"oom_dump_tasks\":%ld,\"console_loglevel\":%s,\"oom_kill_lca\":",
 	       read_long("/proc/sys/vm/oom_dump_tasks"), printk);
-	json_sysctl("/proc/sys/vm/oom_kill_lca");
+	json_count(read_long("/proc/sys/vm/oom_kill_lca"));
 	printf(",\"oom_kill_lca_window_ms\":");
-	json_sysctl(LCA_WINDOW);
+	json_count(read_long(LCA_WINDOW));
 	printf(",\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d,\"defence\":\"%s\",\"pids_max\":",
 	       field(meminfo, "SwapTotal"), r->browser_mb, r->uid, defence_names[r->defence]);
-	if (r->defence == D_PIDS)
-		printf("%d}\n", r->pids_max);
-	else
-		printf("null}\n");
+	json_count(r->defence == D_PIDS ? r->pids_max : -1);
+	printf("}\n");
 }
 
 static void print_timeline(const struct run *r)
@@ -702,11 +694,9 @@ static void print_result(const struct run *r)
 		printf("\"t_gone_s\":%.1f,", r->t_gone);
 	else
 		printf("\"t_gone_s\":null,");
-	if (r->workload_status >= 0)
-		printf("\"workload_status\":%ld,", r->workload_status);
-	else
-		printf("\"workload_status\":null,");
-	printf("\"t_end_s\":%.1f,\"leftover_tasks\":%d,\"workload_root_alive\":%s,"
+	printf("\"workload_status\":");
+	json_count(r->workload_status);
+	printf(",\"t_end_s\":%.1f,\"leftover_tasks\":%d,\"workload_root_alive\":%s,"
 	       "\"peak_tasks\":%d,\"peak_workload_tasks\":%d,\"min_memavail_kb\":%ld,"
 	       "\"min_swapfree_kb\":%ld,\"oom_kills\":%ld,\"oom_kill_lines\":%ld,"
 	       "\"kmsg_lost\":%ld,\"samples\":%d,\"lca_decisions\":[",
@@ -736,9 +726,9 @@ static void print_result(const struct run *r)
 			printf(",\"max_gap_ms\":null}");
 	}
 	printf("],\"defence\":\"%s\",\"pids_max_refusals\":", defence_names[r->defence]);
-	json_keyed_long(CG "/workload/pids.events", "max");
+	json_count(read_keyed(CG "/workload/pids.events", "max"));
 	printf(",\"oom_group_kills\":");
-	json_keyed_long(CG "/workload/memory.events", "oom_group_kill");
+	json_count(read_keyed(CG "/workload/memory.events", "oom_group_kill"));
 	printf(",\"earlyoom_kills\":");
 	if (r->defence == D_EARLYOOM)
 		printf("%ld", count_lines(RUNDIR "/earlyoom.log", "sending SIG"));
