@@ -108,3 +108,16 @@ now() {
 elapsed() {
 	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }'
 }
+
+# Fail, naming the problem, unless $1 is a run directory whose meta.json
+# has this lab's schema and whose runs.jsonl records all follow it.
+check_run_dir() {
+	local dir=$1 want have
+	[ -f "$dir/meta.json" ] || die "$dir/meta.json is missing: not a run directory"
+	[ -f "$dir/runs.jsonl" ] || die "$dir/runs.jsonl is missing: the run has no records yet"
+	want=$(jq -n -L "$LAB_ROOT/analysis" 'include "outcome"; schema_version')
+	have=$(jq -r .schema "$dir/meta.json")
+	[ "$have" = "$want" ] || die "$dir was written by schema $have; this lab reads $want"
+	"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/record.schema.json" "$dir/runs.jsonl" >&2 ||
+		die "$dir/runs.jsonl has records that do not follow the schema (above)"
+}
