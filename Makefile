@@ -71,7 +71,7 @@ RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirna
 run-defences: kernel-stock kernel-lca rootfs guest-bin ## the defences matrix (DEFENCE_MATRIX in lab.conf) into results/
 	@eval "export $$(lab/conf DEFENCE_MATRIX)" && lab/run
 
-overhead: kernel-stock kernel-lca rootfs guest-bin ## fork/exec/thread cost and task_struct size, stock vs lca: results/RUN_ID/overhead.jsonl
+overhead: kernel-stock kernel-lca kernel-stock-trace kernel-lca-trace rootfs guest-bin ## fork/exec/thread cost, task_struct size, OOM decision cost, stock vs lca: results/RUN_ID/overhead.jsonl
 	@lab/overhead $(if $(RUN_ID),results/$(RUN_ID))
 
 report: ## tables and figures of a run: RUN=results/ID [the newest]
@@ -85,7 +85,7 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 paper: ## paper/paper.md from the committed reference results
 	@analysis/paper results/reference paper/paper.md $(wildcard results/defences)
 
-test: deps kernels rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
+test: deps kernels kernel-stock-trace kernel-lca-trace rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run
 
 lint: deps ## shellcheck every script

@@ -1,13 +1,16 @@
 # shellcheck shell=bash
 # The overhead measurement, seconds-long: one round, few iterations, both
-# clocks, on stock, lca and lca with the switch off.
+# clocks, on stock, lca and lca with the switch off; the OOM decision on
+# small populations, stock-trace and lca-trace, under -icount.
 
 t_boot_overhead_short_run() {
 	local out f
 	out=$(mktemp -d "$LAB_BUILD/boots/test-overhead-XXXX")
 	OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 OVERHEAD_CLOCKS="wall icount" OVERHEAD_SPAWNS=20 OVERHEAD_HYPERFINE_RUNS=2 \
+		OOMCOST_SHAPES="tree:200 chain:50" OOMCOST_VARIANTS="stock lca" OOMCOST_REPS=1 OOMCOST_CLOCKS=icount OOMCOST_MEM=512M \
 		"$LAB_ROOT/lab/overhead" "$out" || fail "lab/overhead failed"
 	f=$out/overhead.jsonl
+	check_oom_cost "$f"
 	[ "$(jq -s 'map(select(.type == "boot")) | length' "$f")" -eq 6 ] || fail "expected 6 boot lines"
 	jq -e -s 'map(select(.type == "boot")) | all(.bench | length == 5 and all(.median_ns > 0 and .n == 50))' "$f" >/dev/null ||
 		fail "a boot lacks a benchmark mode"
@@ -26,14 +29,46 @@ t_boot_overhead_short_run() {
 	[ "$(jq -s 'map(select(.type == "ratio" and .mode == "shell-loop")) | length' "$f")" -eq 4 ] ||
 		fail "expected 4 hyperfine shell-loop ratios"
 	jq -e -s 'map(select(.type == "boot")) | all(.perf | has("task-clock"))' "$f" >/dev/null || fail "no perf stat in a boot"
-	jq -e -s 'map(select(.type == "ratio")) | all(.ci_low <= .ratio and .ratio <= .ci_high and .n == 1)' "$f" >/dev/null ||
-		fail "a ratio lies outside its interval"
+	jq -e -s 'map(select(.type == "ratio")) | all(.n == 1 and .ci_low == null and .distinguishable == false)' "$f" >/dev/null ||
+		fail "a ratio from one sample a side claims an interval"
 	jq -r 'select(.type == "ratio") | "\(.figure): \(.ratio) [\(.ci_low), \(.ci_high)]"' "$f"
+}
+
+# Two OOM kills per population: fat1, then fat2; on lca the second takes
+# the root's whole subtree (all but fat1, which went first), on stock only
+# fat2. The tracer timed out_of_memory() and the LCA decision ran on lca
+# alone. pahole: the node is 40 bytes, task_struct grows by those rounded
+# up to its 64-byte alignment.
+check_oom_cost() {
+	local f=$1
+	[ "$(jq -s 'map(select(.type == "oom")) | length' "$f")" -eq 8 ] || fail "expected 8 oom lines (2 populations x 2 variants x 2 kills)"
+	jq -e -s 'map(select(.type == "oom")) | all(
+		(.victim == (if .oom == 1 then "oomcost-fat1" else "oomcost-fat2" end))
+		and .us.out_of_memory > 0 and .us.dump_header > 0 and .us.out_of_memory > .us.oom_kill_process
+		and .calls.out_of_memory == 1
+		and (if .variant == "stock" or .oom == 1 then .gone == 1 else true end))' "$f" >/dev/null ||
+		fail "an OOM kill chose or killed the wrong process: $(jq -c 'select(.type == "oom") | {variant, shape, oom, victim, gone}' "$f" | tr '\n' ' ')"
+	jq -e -s 'map(select(.type == "oom" and .variant == "lca" and .oom == 2)) | length == 2 and all(
+		(if .shape == "tree" then .size - 1 else .size + 2 end) as $rest
+		| .lca == "oomcost-root" and .lca_killed == $rest and .gone == $rest and .calls.oom_lca_decide == 1)' "$f" >/dev/null ||
+		fail "lca's second kill did not take the root's subtree: $(jq -c 'select(.type == "oom" and .variant == "lca") | {shape, oom, lca, lca_killed, gone}' "$f" | tr '\n' ' ')"
+	jq -e -s 'map(select(.type == "oom" and .variant == "stock")) | all(.lca == null and .calls.oom_lca_decide == 0)' "$f" >/dev/null ||
+		fail "stock ran an LCA decision"
+	jq -e -s --argjson fields "$LCA_FIELDS_BYTES" 'map(select(.type == "size")) | first | .pahole
+		| .["lca-trace"].bio.size == $fields and .["stock-trace"].bio == null
+		  and .delta_members == $fields and .delta_bytes == (($fields + 63) / 64 | floor) * 64' "$f" >/dev/null ||
+		fail "pahole: $(jq -c -s 'map(select(.type == "size")) | first | .pahole' "$f")"
+	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | startswith("oom-")))) | length' "$f")" -eq 4 ] ||
+		fail "expected 4 OOM-decision ratio lines"
 }
 
 t_unit_overhead_rejects_bad_input() {
 	expect_exit 2 "OVERHEAD_ROUNDS must be a positive number" env OVERHEAD_ROUNDS=0 "$LAB_ROOT/lab/overhead" /tmp/x
 	expect_exit 2 "unknown clock 'sundial'" env OVERHEAD_CLOCKS="wall sundial" "$LAB_ROOT/lab/overhead" /tmp/x
+	expect_exit 2 "bad population 'bush:3'" env OOMCOST_SHAPES="tree:10 bush:3" "$LAB_ROOT/lab/oomcost" /tmp/x
+	expect_exit 2 "unknown variant 'lca-off'" env OOMCOST_VARIANTS="stock lca-off" "$LAB_ROOT/lab/oomcost" /tmp/x
+	expect_exit 2 "usage: oomcost" "$LAB_BUILD/guest-bin/oomcost" tree 3
+	expect_exit 2 "refusing to run: not inside a lab guest" "$LAB_BUILD/guest-bin/oomcost" tree 100
 	expect_exit 2 "forkbench: unknown mode 'spoon'" "$LAB_BUILD/guest-bin/forkbench" spoon
 	expect_exit 2 "-n wants a number from 10" "$LAB_BUILD/guest-bin/forkbench" -n 1 fork
 	expect_exit 2 "refusing to run: not inside a lab guest" "$LAB_BUILD/guest-bin/forkbench" fork
