@@ -243,6 +243,7 @@ static _Noreturn void chain_root(long depth, int ready)
 static pid_t build(int chain, long size, long total)
 {
 	int ready[2];
+	time_t t0 = time(NULL);
 	long got = 0;
 	char buf[4096];
 	ssize_t n;
@@ -263,8 +264,12 @@ static pid_t build(int chain, long size, long total)
 	close(ready[1]);
 	/* a member whose fork failed never reports: give up after a quiet minute */
 	while (got < total && poll(&(struct pollfd){ .fd = ready[0], .events = POLLIN }, 1, 60000) > 0 &&
-	       (n = read(ready[0], buf, sizeof(buf))) > 0)
+	       (n = read(ready[0], buf, sizeof(buf))) > 0) {
+		if ((got + n) / 10000 > got / 10000)
+			fprintf(stderr, "oomcost: %ld of %ld processes started, %ld s\n",
+				got + n, total, (long)(time(NULL) - t0));
 		got += n;
+	}
 	close(ready[0]);
 	if (got < total)
 		die("only %ld of %ld processes started", got, total);
@@ -353,6 +358,24 @@ static void wait_gone(pid_t pid)
 		}
 		sleep_ms(20);
 	}
+}
+
+static long mem_available_kb(void)
+{
+	char *meminfo = read_file("/proc/meminfo", 1 << 16), *p = strstr(meminfo, "MemAvailable:");
+	long kb = p ? atol(p + 13) : -1;
+
+	free(meminfo);
+	return kb;
+}
+
+static long oom_kills(void)
+{
+	char *vmstat = read_file("/proc/vmstat", 1 << 16), *p = strstr(vmstat, "\noom_kill ");
+	long n = p ? atol(p + 10) : -1;
+
+	free(vmstat);
+	return n;
 }
 
 /* ---- the tracer and the kernel log -------------------------------------- */
@@ -525,7 +548,8 @@ static void print_sample(const char *shape, long size, int rep, int oom,
 	fflush(stdout);
 }
 
-static void print_slab(long tasks)
+/* The task_struct slab, and what the population took of MemAvailable. */
+static void print_slab(long tasks, long avail_before)
 {
 	char *slab = read_file("/proc/slabinfo", 1 << 20), *p = strstr(slab, "\ntask_struct ");
 	long active, num, size, perslab, pages, slabs;
@@ -534,8 +558,9 @@ static void print_slab(long tasks)
 			 &active, &num, &size, &perslab, &pages, &slabs) != 6)
 		die("no task_struct line in /proc/slabinfo");
 	printf("{\"type\":\"slab_at\",\"tasks\":%ld,\"active_objs\":%ld,\"num_objs\":%ld,\"objsize\":%ld,"
-	       "\"objperslab\":%ld,\"pagesperslab\":%ld,\"num_slabs\":%ld,\"bytes\":%ld}\n",
-	       tasks, active, num, size, perslab, pages, slabs, slabs * pages * 4096);
+	       "\"objperslab\":%ld,\"pagesperslab\":%ld,\"num_slabs\":%ld,\"bytes\":%ld,\"population_kb\":%ld}\n",
+	       tasks, active, num, size, perslab, pages, slabs, slabs * pages * 4096,
+	       avail_before - mem_available_kb());
 	fflush(stdout);
 	free(slab);
 }
@@ -548,15 +573,19 @@ static void print_slab(long tasks)
 static void measure(int chain, long size, int rep, int slab)
 {
 	const char *shape = chain ? "chain" : "tree";
-	long total = chain ? size + 3 : size, base, tasks, left;
+	long total = chain ? size + 3 : size, base, tasks, left, kills, avail;
 	struct oom_sample first, second;
 	pid_t root;
 
 	base = settle();
+	kills = oom_kills();
+	avail = mem_available_kb();
 	root = build(chain, size, total);
 	tasks = count_tasks();
+	if (oom_kills() != kills)
+		die("the OOM killer ran while %ld processes started: the guest needs more RAM", total);
 	if (slab)
-		print_slab(tasks);
+		print_slab(tasks, avail);
 	trigger_oom(&first);
 	settle();
 	left = count_group(root);
