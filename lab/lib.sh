@@ -121,3 +121,19 @@ check_run_dir() {
 	"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/record.schema.json" "$dir/runs.jsonl" >&2 ||
 		die "$dir/runs.jsonl has records that do not follow the schema (above)"
 }
+
+# Exit 2 unless each clock in $2, the value of setting $1, is wall or icount.
+check_clocks() {
+	local clock
+	for clock in $2; do
+		case $clock in wall | icount) ;; *) usage_error "unknown clock '$clock' in $1 (wall, icount)" ;; esac
+	done
+}
+
+# Fail unless each kernel variant named is built.
+require_kernels() {
+	local k
+	for k in "$@"; do
+		[ -f "$LAB_BUILD/kernels/$k/kernel.json" ] || die "kernel '$k' is not built: run 'make kernel-$k'"
+	done
+}

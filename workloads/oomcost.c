@@ -23,7 +23,7 @@
  * the timings are the decision and the kill, not a serial port; pid_max
  * and threads-max are raised to fit the population.
  *
- * Output, one JSON line each: "oomcost" per OOM invocation with the traced
+ * Output, one JSON line each: "oom" per OOM invocation with the traced
  * functions' durations in us ("us", in the tracer's clock: under QEMU
  * -icount shift=0 a microsecond is a thousand guest instructions), the
  * rest of out_of_memory() ("rest_us": the inlined victim scan and LCA
@@ -116,6 +116,18 @@ static char *read_file(const char *path, size_t max)
 	close(fd);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* Where @key ends in the first line of @buf that starts with it and one of @ends; NULL if none. */
+static const char *line_starting(const char *buf, const char *key, const char *ends)
+{
+	size_t len = strlen(key);
+	const char *p;
+
+	for (p = strstr(buf, key); p; p = strstr(p + 1, key))
+		if ((p == buf || p[-1] == '\n') && p[len] && strchr(ends, p[len]))
+			return p + len;
+	return NULL;
 }
 
 /* A sysctl raised to at least @min. */
@@ -360,22 +372,15 @@ static void wait_gone(pid_t pid)
 	}
 }
 
-static long mem_available_kb(void)
+/* The number after @key in a "key: value" or "key value" file (meminfo, vmstat). */
+static long proc_field(const char *path, const char *key)
 {
-	char *meminfo = read_file("/proc/meminfo", 1 << 16), *p = strstr(meminfo, "MemAvailable:");
-	long kb = p ? atol(p + 13) : -1;
+	char *text = read_file(path, 1 << 16);
+	const char *p = line_starting(text, key, ": ");
+	long v = p ? strtol(p + 1, NULL, 10) : -1;
 
-	free(meminfo);
-	return kb;
-}
-
-static long oom_kills(void)
-{
-	char *vmstat = read_file("/proc/vmstat", 1 << 16), *p = strstr(vmstat, "\noom_kill ");
-	long n = p ? atol(p + 10) : -1;
-
-	free(vmstat);
-	return n;
+	free(text);
+	return v;
 }
 
 /* ---- the tracer and the kernel log -------------------------------------- */
@@ -390,17 +395,6 @@ static int traced_index(const char *name, size_t len)
 	return -1;
 }
 
-static int available(const char *avail, const char *name)
-{
-	size_t len = strlen(name);
-	const char *p;
-
-	for (p = strstr(avail, name); p; p = strstr(p + 1, name))
-		if ((p == avail || p[-1] == '\n') && (p[len] == '\n' || p[len] == ' '))
-			return 1;
-	return 0;
-}
-
 static void setup_tracer(void)
 {
 	char filter[512] = "", *avail;
@@ -411,7 +405,7 @@ static void setup_tracer(void)
 		die("no tracefs (is this a -trace kernel?): %s", strerror(errno));
 	avail = read_file(TRACEFS "/available_filter_functions", 16 << 20);
 	for (i = 0; i < NTRACED; i++) {
-		if (!available(avail, traced[i]))
+		if (!line_starting(avail, traced[i], "\n "))
 			continue;
 		strcat(filter, traced[i]);
 		strcat(filter, " ");
@@ -529,7 +523,7 @@ static void print_sample(const char *shape, long size, int rep, int oom,
 	double rest = s->us[0];
 	size_t i;
 
-	printf("{\"type\":\"oomcost\",\"shape\":\"%s\",\"size\":%ld,\"rep\":%d,\"oom\":%d,\"tasks\":%ld,\"us\":{",
+	printf("{\"type\":\"oom\",\"shape\":\"%s\",\"size\":%ld,\"rep\":%d,\"oom\":%d,\"tasks\":%ld,\"us\":{",
 	       shape, size, rep, oom, tasks);
 	for (i = 0; i < NTRACED; i++)
 		printf("%s\"%s\":%.3f", i ? "," : "", traced[i], s->us[i]);
@@ -560,9 +554,15 @@ static void print_slab(long tasks, long avail_before)
 	printf("{\"type\":\"slab_at\",\"tasks\":%ld,\"active_objs\":%ld,\"num_objs\":%ld,\"objsize\":%ld,"
 	       "\"objperslab\":%ld,\"pagesperslab\":%ld,\"num_slabs\":%ld,\"bytes\":%ld,\"population_kb\":%ld}\n",
 	       tasks, active, num, size, perslab, pages, slabs, slabs * pages * 4096,
-	       avail_before - mem_available_kb());
+	       avail_before - proc_field("/proc/meminfo", "MemAvailable"));
 	fflush(stdout);
 	free(slab);
+}
+
+/* Processes in a population: the shapes add the root and the two fat ones. */
+static long population_size(int chain, long size)
+{
+	return chain ? size + 3 : size;
 }
 
 /*
@@ -573,16 +573,16 @@ static void print_slab(long tasks, long avail_before)
 static void measure(int chain, long size, int rep, int slab)
 {
 	const char *shape = chain ? "chain" : "tree";
-	long total = chain ? size + 3 : size, base, tasks, left, kills, avail;
+	long total = population_size(chain, size), tasks, left, kills, avail;
 	struct oom_sample first, second;
 	pid_t root;
 
-	base = settle();
-	kills = oom_kills();
-	avail = mem_available_kb();
+	settle();
+	kills = proc_field("/proc/vmstat", "oom_kill");
+	avail = proc_field("/proc/meminfo", "MemAvailable");
 	root = build(chain, size, total);
 	tasks = count_tasks();
-	if (oom_kills() != kills)
+	if (proc_field("/proc/vmstat", "oom_kill") != kills)
 		die("the OOM killer ran while %ld processes started: the guest needs more RAM", total);
 	if (slab)
 		print_slab(tasks, avail);
@@ -598,7 +598,8 @@ static void measure(int chain, long size, int rep, int slab)
 		print_sample(shape, size, rep, 2, tasks, &second);
 	}
 	kill(-root, SIGKILL);
-	if (settle() > base)
+	settle();
+	if (count_group(root))
 		die("the population did not exit");
 }
 
@@ -627,7 +628,7 @@ int main(int argc, char **argv)
 	if (*end || size < (chain ? 1 : 16) || size > 1000000)
 		usage();
 	require_lab_guest("oomcost");
-	total = chain ? size + 3 : size;
+	total = population_size(chain, size);
 
 	/* Only the ring buffer: console output would be timed with the kill. */
 	write_file("/proc/sys/kernel/printk", "1");

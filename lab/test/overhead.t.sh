@@ -67,6 +67,8 @@ t_unit_overhead_rejects_bad_input() {
 	expect_exit 2 "unknown clock 'sundial'" env OVERHEAD_CLOCKS="wall sundial" "$LAB_ROOT/lab/overhead" /tmp/x
 	expect_exit 2 "bad population 'bush:3'" env OOMCOST_SHAPES="tree:10 bush:3" "$LAB_ROOT/lab/oomcost" /tmp/x
 	expect_exit 2 "unknown variant 'lca-off'" env OOMCOST_VARIANTS="stock lca-off" "$LAB_ROOT/lab/oomcost" /tmp/x
+	# lab/overhead refuses them before its first boot, not after the fork phase
+	expect_exit 2 "bad population 'bush:3'" env OOMCOST_SHAPES="bush:3" "$LAB_ROOT/lab/overhead" "$(mktemp -u)"
 	expect_exit 2 "usage: oomcost" "$LAB_BUILD/guest-bin/oomcost" tree 3
 	expect_exit 2 "refusing to run: not inside a lab guest" "$LAB_BUILD/guest-bin/oomcost" tree 100
 	expect_exit 2 "forkbench: unknown mode 'spoon'" "$LAB_BUILD/guest-bin/forkbench" spoon
