@@ -13,7 +13,7 @@ export LAB_BUILD
 
 GUEST_SRC := $(wildcard workloads/*.c)
 GUEST_BIN := $(patsubst workloads/%.c,$(LAB_BUILD)/guest-bin/%,$(GUEST_SRC))
-GUEST_CFLAGS := -Wall -Wextra -Werror -O2 -static
+GUEST_CFLAGS := $(shell lab/conf GUEST_CFLAGS)
 
 comma := ,
 KERNELS ?= $(shell lab/conf KERNELS)

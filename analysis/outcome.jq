@@ -1,13 +1,17 @@
 # The run record and its outcome class, from evidence only.
 # Used by analysis/record; the schema is analysis/record.schema.json.
 
-def schema_version: 1;
+def schema_version: 2;
+
+# How bad each outcome class is: a cell's class is its worst over the
+# repetitions, and make compare calls NEW worse when a cell's class got worse.
+def severity: {clean: 0, survived: 0, collateral: 1, killed: 1, persists: 2, hung: 3, panic: 4};
 
 def of_type($t): map(select(.type == $t));
 
 # outcome: [class, reason]. Order matters: a dead kernel first, then a
 # guest that never answered, then a lab that failed, then the workload.
-def classify($boot; $result; $panic; $kind):
+def classify($boot; $result; $panic; $cell):
   if $panic != "" then ["panic", $panic]
   elif $boot.status == "hung" then
     ["hung", "no end from the guest within \($boot.timeout) s; QEMU killed"]
@@ -15,12 +19,14 @@ def classify($boot; $result; $panic; $kind):
     ["lab-error", "the guest ended without the end marker and without a panic on the console (QEMU exit \($boot.qemu_exit))"]
   elif $result == null then
     ["lab-error", "the guest driver reported no result (guest command exit \($boot.exit))"]
+  elif $cell.defence.hook != null and ($result | has("defence_evidence")) and $result.defence_evidence == null then
+    ["lab-error", "the defence hook \($cell.defence.hook) reported no evidence"]
   else
     # the terminal that started the workload is its own shell, reported
     # apart (terminal_lost); the desktop is every other probe
     ($result.probes | map(select(.alive | not) | .name) - ["terminal"]) as $lost
     | (if ($lost | length) > 0 then "; probes lost: \($lost | join(", "))" else "" end) as $also
-    | if $kind == "bomb" then
+    | if $cell.workload.kind == "bomb" then
         if $result.gone | not then
           ["persists", "\($result.leftover_tasks) bomb tasks left at the \($result.t_end_s) s deadline\($also)"]
         elif ($lost | length) > 0 then ["collateral", "bomb gone at \($result.t_gone_s) s\($also)"]
@@ -35,18 +41,23 @@ def classify($boot; $result; $panic; $kind):
     end;
 
 # Who acted on the workload, from a record's evidence: the kernel's OOM
-# killer, LCA decisions that killed, memory.oom.group kills, pids.max
-# refusals, earlyoom kills, and RLIMIT_NPROC (the bomb's user reached its
-# limit: its peak within the desktop's 5 tasks of it; the kernel counts no
-# refusals). Works on records older than the field, too.
-def acted:
+# killer, LCA decisions that killed, and the defence, by its label, when
+# its acted rule (workloads/defences.tab, carried in the record's cell)
+# holds; the rule is the argument.
+def acted(defence_acted):
   [ (if (.oom_kills // 0) > 0 then "oom-killer" else empty end),
     (if (.lca_killed // 0) > 0 then "lca" else empty end),
-    (if (.oom_group_kills // 0) > 0 then "oom-group" else empty end),
-    (if (.pids_max_refusals // 0) > 0 then "pids.max" else empty end),
-    (if (.earlyoom_kills // 0) > 0 then "earlyoom" else empty end),
-    (if (.limits.nproc | type) == "number" and (.peak_workload_tasks // 0) + 5 >= .limits.nproc
-     then "nproc" else empty end) ];
+    (if .defence_evidence != null and (try defence_acted catch false) == true
+     then .cell.defence.label else empty end) ];
+
+# The defence's evidence: the hook's JSON object. Logs older than the hooks
+# (schema 1) carried it as fields of the driver's settings and result.
+def defence_evidence($res; $set; $defence):
+  if $res == null or $defence == "none" then null
+  elif $res | has("defence_evidence") then $res.defence_evidence
+  else {nproc: {nproc: $set.nproc}, pids: {pids_max: $set.pids_max, pids_max_refusals: $res.pids_max_refusals},
+        oomgroup: {oom_group_kills: $res.oom_group_kills}, earlyoom: {earlyoom_kills: $res.earlyoom_kills}}[$defence]
+  end;
 
 # When the workload's cgroup became empty for good, from the timeline, or
 # null. A cgroup with no task left cannot grow again (forks stay in it),
@@ -59,29 +70,36 @@ def emptied_at:
     elif $i == null then $s[0].t
     else $s[$i + 1].t // null end;
 
-def record($cell; $boot; $lines; $panic):
+def record($job; $boot; $lines; $panic; defence_acted):
+  $job.cell as $cell
+  | $job.build as $build
+  |
   ($lines | of_type("facts") | first // null) as $facts
   | ($lines | of_type("settings") | first // null) as $set
   | ($lines | of_type("result") | last // null
      | if . == null or .gone then .
        else ($lines | emptied_at) as $e
        | if $e == null then . else . + {gone: true, t_gone_s: $e} end end) as $res
-  | classify($boot; $res; $panic; $cell.kind) as [$class, $reason]
+  | classify($boot; $res; $panic; $cell) as [$class, $reason]
   | {
       schema: schema_version,
-      kernel: $cell.kernel.variant,
-      kernel_release: $cell.kernel.release,
-      kernel_version: $cell.kernel.version,
-      series_hash: $cell.kernel.series_hash,
-      config_hash: $cell.kernel.config_hash,
+      id: $cell.id,
+      key: $cell.key,
+      cell: $cell,
+      kernel: $cell.kernel.column,
+      build: $cell.kernel.build,
+      kernel_release: $build.release,
+      kernel_version: $build.version,
+      series_hash: $build.series_hash,
+      config_hash: $build.config_hash,
       swap: $cell.swap,
-      workload: $cell.workload,
-      kind: $cell.kind,
-      defence: ($cell.defence // "none"),
-      args: $cell.args,
+      workload: $cell.workload.name,
+      kind: $cell.workload.kind,
+      defence: $cell.defence.name,
+      args: $cell.workload.args,
       rep: $cell.rep,
       seed: $cell.seed,
-      deadline_s: $cell.deadline_s,
+      deadline_s: $cell.workload.deadline_s,
       outcome: $class,
       outcome_reason: $reason,
       qemu: $boot.qemu,
@@ -115,13 +133,11 @@ def record($cell; $boot; $lines; $panic):
       min_memavail_kb: $res.min_memavail_kb,
       min_swapfree_kb: $res.min_swapfree_kb,
       kmsg_lost: $res.kmsg_lost,
-      oom_group_kills: $res.oom_group_kills,
-      pids_max_refusals: $res.pids_max_refusals,
-      earlyoom_kills: $res.earlyoom_kills,
+      defence_evidence: defence_evidence($res; $set; $cell.defence.name),
       kernel_splats: ($res.kernel_splats // []),
       samples: $res.samples,
-      started: $cell.started,
-      ended: $cell.ended,
+      started: $job.started,
+      ended: $job.ended,
       wall_s: $boot.wall_seconds
     }
-  | . + {acted: acted};
+  | . + {acted: acted(defence_acted)};

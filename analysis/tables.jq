@@ -1,12 +1,16 @@
 include "outcome";
 
 # Tables from a run's records. Input of each def: the array of records;
-# $meta is the run's meta.json (the matrix: which cells should exist).
+# $meta is the run's meta.json (the matrix's lists, in the experiment's
+# order), $plan its plan.jsonl (every cell, resolved).
 
 # The newest record of each cell: a retried lab-error is superseded.
 def latest:
   to_entries | map(.value + {_i: .key})
-  | group_by([.rep, .workload, .swap, .kernel, .defence // "none"]) | map(max_by(._i) | del(._i));
+  | group_by(.id) | map(max_by(._i) | del(._i));
+
+# A cell without its repetition, as records and plans spell it (.key).
+def cell_key($w; $c): "\($w) \($c.swap) \($c.kernel) \($c.defence)";
 
 def median:
   sort | if length == 0 then null
@@ -15,7 +19,7 @@ def median:
 
 def round1: if . == null then null else (. * 10 | round) / 10 end;
 
-def defences($meta): $meta.matrix.defences // ["none"];
+def defences($meta): $meta.matrix.defences;
 
 def columns($meta):
   [$meta.matrix.swap[] as $s | defences($meta)[] as $d | $meta.matrix.kernels[] as $k
@@ -27,8 +31,7 @@ def header($meta; $first):
   "| \($first) | " + (columns($meta) | map(col_label) | join(" | ")) + " |",
   "|---|" + (columns($meta) | map("---") | join("|")) + "|";
 
-def in_cell($w; $c):
-  map(select(.workload == $w and .swap == $c.swap and .kernel == $c.kernel and (.defence // "none") == $c.defence));
+def in_cell($w; $c): cell_key($w; $c) as $k | map(select(.key == $k));
 
 # "3/3 clean" or "2 clean, 1 persists", and what is missing.
 def outcome_counts($reps):
@@ -67,19 +70,22 @@ def table($meta; $workloads; cell):
     ($workloads[] as $w
      | "| \($w) | " + (columns($meta) | map(. as $c | $recs | in_cell($w; $c) | cell) | join(" | ")) + " |");
 
-# $bombs: lab.conf's BOMBS, as a list.
-def bombs($meta; $bombs): $meta.matrix.workloads | map(select(. as $w | $bombs | index($w)));
-def false_positives($meta; $bombs): $meta.matrix.workloads - bombs($meta; $bombs);
+# The matrix's workloads of a kind, as the plan resolved them.
+def of_kind($meta; $plan; $kind):
+  ($plan | map(select(.workload.kind == $kind) | .workload.name)) as $k
+  | $meta.matrix.workloads | map(select(. as $w | $k | index($w)));
+def bombs($meta; $plan): of_kind($meta; $plan; "bomb");
+def false_positives($meta; $plan): of_kind($meta; $plan; "false-positive");
 
 def lab_errors:
   map(select(.outcome == "lab-error"))
   | if length == 0 then "None."
-    else .[] | "- rep \(.rep) \(.workload) swap=\(.swap) \(.kernel): \(.outcome_reason)" end;
+    else .[] | "- \(.id): \(.outcome_reason)" end;
 
 # Who acted, over a cell's runs: "lca 3/3, oom-killer 3/3".
 def acted_cell:
   length as $n
   | if $n == 0 then "missing"
-    else [.[] | (.acted // acted) | .[]] | group_by(.) | map("\(.[0]) \(length)/\($n)") | join(", ")
+    else [.[].acted[]] | group_by(.) | map("\(.[0]) \(length)/\($n)") | join(", ")
          | if . == "" then "nobody" else . end
     end;

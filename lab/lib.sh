@@ -65,17 +65,144 @@ check_variant() {
 	known_variant "$1" || die "unknown kernel variant '$1' (known: $KNOWN_VARIANTS)"
 }
 
-known_workload() {
-	[[ " $KNOWN_WORKLOADS " == *" $1 "* ]]
+# The rows of a registry (a .tab file): "LINE<TAB>row" for each line that
+# is not blank or a comment.
+registry_rows() {
+	awk '!/^[[:space:]]*(#|$)/ { print NR "\t" $0 }' "$1"
 }
 
-# The workload phase deadline of workload $1, from DEADLINES.
-workload_deadline() {
+# The names (first fields) of a registry.
+registry_names() {
+	registry_rows "$1" | awk -F'\t' '{ split($2, f, " "); print f[1] }' | xargs
+}
+
+# "LINE<TAB>row" of NAME in registry $1; fails when there is none.
+registry_row() {
+	registry_rows "$1" | awk -F'\t' -v n="$2" '{ split($2, f, " ") } f[1] == n { print; found = 1; exit } END { exit !found }'
+}
+
+# The registry's path as a user sees it, with the line when there is one:
+# workloads/workloads.tab:7
+where() {
+	printf '%s%s' "${1#"$LAB_ROOT"/}" "${2:+:$2}"
+}
+
+# Exit 2 unless workload source $1 refuses to run outside a lab guest: a C
+# program calls require_lab_guest() (workloads/lcalab.h), a shell script
+# sources guard.sh. $2 says where the workload was named.
+check_guard() {
+	case $1 in
+	*.c) grep -q 'require_lab_guest(' "$1" && return ;;
+	*.sh) grep -qE '^[[:space:]]*(\.|source)[[:space:]]+[^[:space:]]*guard\.sh' "$1" && return ;;
+	esac
+	usage_error "$2: ${1#"$LAB_ROOT"/} has no guest guard (a C workload calls require_lab_guest() from workloads/lcalab.h first thing, a shell one sources workloads/guard.sh): refused"
+}
+
+# The value of a "lcalab-KEY: value" comment in file $2.
+header_value() {
+	sed -n "s/^.*lcalab-$1:[[:space:]]*\([^[:space:]]*\).*$/\1/p" "$2" | head -1
+}
+
+# A workload's deadline: DEADLINES (name=S,...) overrides $2.
+deadline_of() {
 	local pair
-	for pair in $DEADLINES; do
+	for pair in ${DEADLINES//,/ }; do
 		[ "${pair%%=*}" = "$1" ] && { printf '%s\n' "${pair#*=}"; return; }
 	done
-	die "no deadline for workload '$1' in DEADLINES ($DEADLINES)"
+	printf '%s\n' "$2"
+}
+
+# A workload, resolved: a name in workloads/workloads.tab, or a file of
+# one's own (path/to/mybomb.c or .sh). One JSON object.
+workload_json() {
+	local reg=$LAB_ROOT/workloads/workloads.tab row line name kind deadline program args src guest
+	if [[ $1 == */* || $1 == *.c || $1 == *.sh ]]; then
+		src=$(realpath -e "$1" 2>/dev/null) || usage_error "no workload file '$1'"
+		case $src in *.c | *.sh) ;; *) usage_error "$1: a workload file is a .c or a .sh" ;; esac
+		name=$(basename "$src") && name=${name%.*}
+		kind=${WORKLOAD_KIND:-$(header_value kind "$src")}
+		deadline=${WORKLOAD_DEADLINE:-$(header_value deadline "$src")}
+		[ -n "$kind" ] || usage_error "$1: no kind: give WORKLOAD_KIND=bomb|false-positive or a 'lcalab-kind: bomb' comment"
+		[ -n "$deadline" ] || usage_error "$1: no deadline: give WORKLOAD_DEADLINE=S or a 'lcalab-deadline: S' comment"
+		line=$1 program=$src args="" guest=/lab/files/$(basename "$src" .c)
+	else
+		row=$(registry_row "$reg" "$1") ||
+			usage_error "unknown workload '$1' ($(where "$reg") has: $(registry_names "$reg"))"
+		line=$(where "$reg" "${row%%$'\t'*}")
+		read -r name kind deadline program args <<<"${row#*$'\t'}"
+		[ -n "$program" ] || usage_error "$line: a workload line wants name, kind, deadline and program"
+		src=$LAB_ROOT/$program
+		[ -f "$src" ] || usage_error "$line: no file $program"
+		case $program in
+		*.c) guest=/lab/bin/$(basename "$program" .c) ;;
+		*.sh) guest=/lab/workloads/${program#workloads/} ;;
+		*) usage_error "$line: $program is not a .c or a .sh" ;;
+		esac
+	fi
+	case $kind in bomb | false-positive) ;; *) usage_error "$line: unknown kind '$kind' (bomb, false-positive)" ;; esac
+	[[ $deadline =~ ^[1-9][0-9]*$ ]] || usage_error "$line: the deadline wants whole seconds, not '$deadline'"
+	check_guard "$src" "$line"
+	jq -n -c --arg name "$name" --arg kind "$kind" --argjson deadline "$(deadline_of "$name" "$deadline")" \
+		--arg program "${program#"$LAB_ROOT"/}" --arg guest "$guest" --arg args "$args" \
+		--arg sha "$(sha256sum "$src" | cut -c1-16)" --argjson own "$([[ $program == /* ]] && echo true || echo false)" \
+		'{name: $name, kind: $kind, deadline_s: $deadline, program: $program, sha256: $sha,
+		  guest_path: $guest, args: ($args | split(" ") | map(select(. != ""))), own: $own}'
+}
+
+# Build (a .c, static) or copy (a .sh, with guard.sh beside it) workload
+# $1 of one's own into directory $2, then prove its guard: started on
+# this host as nobody with RLIMIT_NPROC 1, it must refuse (exit 2).
+ship_own_workload() {
+	local src=$1 stage=$2 bin out rc=0
+	case $src in
+	*.c)
+		bin=$stage/$(basename "$src" .c)
+		# shellcheck disable=SC2086 # GUEST_CFLAGS is a list of flags
+		gcc $GUEST_CFLAGS -I "$LAB_ROOT/workloads" -o "$bin" "$src" 2>"$stage/gcc.log" ||
+			die "$src does not build: $(head -3 "$stage/gcc.log")"
+		rm -f "$stage/gcc.log"
+		;;
+	*.sh)
+		bin=$stage/$(basename "$src")
+		install -m 755 "$src" "$bin"
+		install -m 644 "$LAB_ROOT/workloads/guard.sh" "$stage/"
+		;;
+	esac
+	chmod 755 "$stage"
+	out=$(cd "$stage" && timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		prlimit --nproc=1 --as=1073741824 -- "$bin" 2>&1) || rc=$?
+	[ $rc -eq 2 ] && grep -q 'refusing to run: not inside a lab guest' <<<"$out" ||
+		die "$src: its guard did not refuse to run on this host (exit $rc: ${out:0:160}); not shipped"
+}
+
+# A kernel column of lab/kernels.tab: its build and sysctls.
+kernel_column_json() {
+	local reg=$LAB_ROOT/lab/kernels.tab row line column build sysctls s
+	row=$(registry_row "$reg" "$1") || usage_error "unknown kernel '$1' ($(where "$reg") has: $(registry_names "$reg"))"
+	line=$(where "$reg" "${row%%$'\t'*}")
+	read -r column build sysctls <<<"${row#*$'\t'}"
+	known_variant "$build" || usage_error "$line: unknown build '$build' (KNOWN_VARIANTS: $KNOWN_VARIANTS)"
+	for s in $sysctls; do
+		[[ $s =~ ^[a-z0-9_]+(\.[a-z0-9_-]+)+=[^[:space:]]+$ ]] ||
+			usage_error "$line: '$s' is not a sysctl setting (vm.name=value)"
+	done
+	jq -n -c --arg column "$column" --arg build "$build" --arg s "$sysctls" \
+		'{column: $column, build: $build, sysctls: ($s | split(" ") | map(select(. != "")))}'
+}
+
+# A defence of workloads/defences.tab: hook, parameter, acted rule.
+defence_json() {
+	local reg=$LAB_ROOT/workloads/defences.tab row line name label hook param acted
+	row=$(registry_row "$reg" "$1") || usage_error "unknown defence '$1' ($(where "$reg") has: $(registry_names "$reg"))"
+	line=$(where "$reg" "${row%%$'\t'*}")
+	read -r name label hook param acted <<<"${row#*$'\t'}"
+	[ -n "$acted" ] || usage_error "$line: a defence line wants name, label, hook, param and an acted rule"
+	[ "$hook" = - ] || [ -f "$LAB_ROOT/workloads/defences/$hook" ] ||
+		usage_error "$line: no hook workloads/defences/$hook"
+	jq -n "def acted: $acted; null" >/dev/null 2>&1 || usage_error "$line: the acted rule is not a jq expression: $acted"
+	jq -n -c --arg name "$name" --arg lbl "$label" --arg hook "$hook" --arg param "$param" --arg acted "$acted" \
+		'{name: $name, label: $lbl, hook: (if $hook == "-" then null else "/lab/workloads/defences/\($hook)" end),
+		  param: (if $param == "-" then null else $param end), acted: $acted}'
 }
 
 # Path of a variant's built kernel image.
@@ -109,17 +236,29 @@ elapsed() {
 	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }'
 }
 
+# The record schema this lab writes and reads (analysis/outcome.jq).
+schema_version() {
+	jq -n -L "$LAB_ROOT/analysis" 'include "outcome"; schema_version'
+}
+
 # Fail, naming the problem, unless $1 is a run directory whose meta.json
 # has this lab's schema and whose runs.jsonl records all follow it.
 check_run_dir() {
 	local dir=$1 want have
 	[ -f "$dir/meta.json" ] || die "$dir/meta.json is missing: not a run directory"
 	[ -f "$dir/runs.jsonl" ] || die "$dir/runs.jsonl is missing: the run has no records yet"
-	want=$(jq -n -L "$LAB_ROOT/analysis" 'include "outcome"; schema_version')
+	want=$(schema_version)
 	have=$(jq -r .schema "$dir/meta.json")
 	[ "$have" = "$want" ] || die "$dir was written by schema $have; this lab reads $want"
+	[ -f "$dir/plan.jsonl" ] || die "$dir/plan.jsonl is missing: not a run directory of this schema"
 	"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/record.schema.json" "$dir/runs.jsonl" >&2 ||
 		die "$dir/runs.jsonl has records that do not follow the schema (above)"
+	# every record ran a cell of this run's plan, exactly as planned
+	have=$(jq -r -n --slurpfile plan "$dir/plan.jsonl" '($plan | map({(.id): .}) | add) as $p
+		| inputs | select($p[.id] != .cell)
+		| "\(input_line_number): record \(.id) \(if $p[.id] == null then "is not in the plan" else "ran another cell than the plan has" end)"' \
+		"$dir/runs.jsonl" | head -1)
+	[ -z "$have" ] || die "$dir/runs.jsonl:$have (records of another plan)"
 }
 
 # Exit 2 unless each clock in $2, the value of setting $1, is wall or icount.

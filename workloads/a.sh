@@ -17,6 +17,8 @@ set -u
 # no fork before the guard has spoken: ${0%/*}, not $(dirname "$0")
 here=.
 [[ $0 != */* ]] || here=${0%/*}
+# shellcheck source=workloads/guard.sh
+. "$here/guard.sh"
 # shellcheck source=workloads/bomb-args.sh
 . "$here/bomb-args.sh"
 bomb_args 0 "$@"

@@ -9,6 +9,11 @@
 # that target); killing make and every job is the wrong answer.
 set -euo pipefail
 
+here=.
+[[ $0 != */* ]] || here=${0%/*}
+# shellcheck source=workloads/guard.sh
+. "$here/guard.sh"
+
 jobs=6 targets=12 mb=40
 while getopts j:n:m: opt; do
 	case $opt in

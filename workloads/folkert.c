@@ -15,12 +15,13 @@
  *   folkert [-s BYTES]   bytes per allocation (default 1, as in 2005);
  *                        every page of a larger one is touched
  */
+#include "lcalab.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "guest_guard.h"
 
 static void touch(char *p, size_t size)
 {

@@ -12,7 +12,8 @@
  * percentile of the per-iteration times in nanoseconds of CLOCK_MONOTONIC
  * (under QEMU -icount that clock counts guest instructions).
  */
-#define _GNU_SOURCE
+#include "lcalab.h"
+
 #include <pthread.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -23,19 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "guest_guard.h"
 
 #define EXEC_PATH "/lab/bin/nop"
 
 extern char **environ;
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void reap(pid_t pid)
 {

@@ -5,19 +5,23 @@
  * lines on stdout (the results channel): the settings, the timeline, and
  * one result record, last.
  *
- *   lcalab-run [options] WORKLOAD [-- ARGS...]
+ *   lcalab-run [options] PROGRAM [-- ARGS...]
  *     -t SECONDS   deadline of the workload phase [120]
  *     -q SECONDS   the workload is gone once its cgroup stayed empty this long [2]
  *     -T N         kernel.threads-max to set (0: keep the kernel's) [0]
  *     -n N         RLIMIT_NPROC of the workload's user (0: unlimited) [0]
- *     -W MS        vm.oom_kill_lca_window_ms to set, where it exists (0: keep) [0]
+ *     -s KEY=VALUE a sysctl to set before the desktop starts (repeatable;
+ *                  one that this kernel lacks is an error)
  *     -m MB        memory the "browser" probe holds [64]
- *     -D DEFENCE   none, nproc (the -n limit is the defence), pids (the
- *                  workload's cgroup gets pids.max -P N), oomgroup (its
- *                  cgroup gets memory.oom.group=1), earlyoom (the earlyoom
- *                  daemon runs, with its defaults) [none]
- *     -P N         pids.max for -D pids [0: none]
+ *     -H HOOK      a defence hook (workloads/defences/README.md): run as
+ *                  "HOOK apply [PARAM]" once the desktop is up, before the
+ *                  workload starts, and "HOOK evidence [PARAM]" at the end,
+ *                  which prints the defence's evidence as one JSON object
+ *     -P PARAM     the hook's parameter
  *     -u UID       the unprivileged user [1000]
+ *
+ * PROGRAM is the workload's path in the guest; the driver knows no list of
+ * workloads or defences (lab/run resolves them from the registries).
  *
  * The process tree it builds (the driver stands for the system's init and
  * is protected; everything else has oom_score_adj 0):
@@ -39,7 +43,8 @@
  * samples under SCHED_FIFO (everything it started runs SCHED_OTHER), so
  * the bomb cannot delay its ticks; ~0.1% of a CPU at 10 Hz.
  */
-#define _GNU_SOURCE
+#include "lcalab.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -60,9 +65,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "guest_guard.h"
-#include "probe.h"
-
 #define LAB		"/lab"
 #define RUNDIR		"/run/lcalab"
 #define CGROOT		"/sys/fs/cgroup"
@@ -70,22 +72,8 @@
 #define SAMPLE_NS	100000000	/* 10 Hz */
 #define MAX_EVENTS	4096
 #define MAX_SPLATS	32
-#define LCA_WINDOW	"/proc/sys/vm/oom_kill_lca_window_ms"
-
-struct workload {
-	const char *name;
-	const char *path;
-	const char *kind;	/* bomb or false-positive */
-};
-
-static const struct workload workloads[] = {
-	{ "a",		LAB "/workloads/a.sh",		"bomb" },
-	{ "b",		LAB "/workloads/b.sh",		"bomb" },
-	{ "folkert",	LAB "/bin/folkert",		"bomb" },
-	{ "prefork",	LAB "/bin/prefork",		"false-positive" },
-	{ "build",	LAB "/workloads/build.sh",	"false-positive" },
-	{ "leak",	LAB "/workloads/leak.sh",	"false-positive" },
-};
+#define MAX_SYSCTLS	16
+#define EVIDENCE_MAX	4096
 
 enum { P_DAEMON, P_SESSION, P_EDITOR, P_BROWSER, P_TERMINAL, NPROBES };
 static const char *const probe_names[NPROBES] = {
@@ -114,17 +102,12 @@ struct event {		/* an oom_lca: decision */
 	unsigned int killed;
 };
 
-enum defence { D_NONE, D_NPROC, D_PIDS, D_OOMGROUP, D_EARLYOOM, NDEFENCES };
-static const char *const defence_names[NDEFENCES] = {
-	"none", "nproc", "pids", "oomgroup", "earlyoom"
-};
-
 struct run {
-	const struct workload *w;
-	enum defence defence;
-	int pids_max;
+	const char *program, *hook, *hook_param;
 	char **args;
-	int deadline, quiet, threads_max, nproc, window_ms, browser_mb;
+	char *sysctls[MAX_SYSCTLS];
+	int nsysctls;
+	int deadline, quiet, threads_max, nproc, browser_mb;
 	uid_t uid;
 
 	int fd_loadavg, fd_meminfo, fd_vmstat, fd_cgpids, fd_kmsg;
@@ -148,46 +131,12 @@ struct run {
 	int peak_tasks, peak_workload, leftover;
 	long workload_status;	/* -1: not known (still running, or terminal gone) */
 	long min_memavail, min_swapfree;
+	char evidence[EVIDENCE_MAX];	/* the hook's JSON object, or "" */
 };
-
-static void fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "lcalab-run: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static double since(const struct run *r)
 {
 	return (now_ns() - r->t0) / 1e9;
-}
-
-static void write_file(const char *path, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	int fd, n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, buf, n) != n)
-		fatal("cannot write '%s' to %s: %s", buf, path, strerror(errno));
-	close(fd);
 }
 
 static int open_ro(const char *path)
@@ -195,7 +144,7 @@ static int open_ro(const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		fatal("cannot open %s: %s", path, strerror(errno));
+		die("cannot open %s: %s", path, strerror(errno));
 	return fd;
 }
 
@@ -263,7 +212,7 @@ static pid_t spawn(void (*child)(struct run *, const char *), struct run *r, con
 	pid_t pid = fork();
 
 	if (pid < 0)
-		fatal("fork: %s", strerror(errno));
+		die("fork: %s", strerror(errno));
 	if (pid == 0) {
 		write_file("/proc/self/oom_score_adj", "0");
 		child(r, arg);
@@ -280,34 +229,7 @@ static void become_user(struct run *r)
 		nproc.rlim_cur = nproc.rlim_max = r->nproc;
 	if (setrlimit(RLIMIT_NPROC, &nproc) || setgroups(0, NULL) ||
 	    setgid(r->uid) || setuid(r->uid))
-		fatal("cannot become uid %d: %s", r->uid, strerror(errno));
-}
-
-/* earlyoom with its defaults, its report in a file the driver reads last. */
-static void run_earlyoom(struct run *r, const char *unused)
-{
-	int fd = open(RUNDIR "/earlyoom.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	(void)r;
-	(void)unused;
-	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
-		_exit(127);
-	execl("/usr/bin/earlyoom", "earlyoom", (char *)NULL);
-}
-
-/* Count the lines of a small file that contain @needle. */
-static long count_lines(const char *path, const char *needle)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-	long n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, needle) != NULL;
-	fclose(f);
-	return n;
+		die("cannot become uid %d: %s", r->uid, strerror(errno));
 }
 
 static void run_daemon(struct run *r, const char *unused)
@@ -364,14 +286,14 @@ static char *login_script(struct run *r)
 		"  echo $? >" RUNDIR "/workload.status; exec sleep infinity' terminal",
 		r->browser_mb);
 	fputc(' ', f);
-	shell_quote(f, r->w->path);
+	shell_quote(f, r->program);
 	for (i = 0; r->args[i]; i++) {
 		fputc(' ', f);
 		shell_quote(f, r->args[i]);
 	}
 	fputs(" &\nwait\n", f);
 	if (fclose(f))
-		fatal("out of memory");
+		die("out of memory");
 	return s;
 }
 
@@ -380,7 +302,7 @@ static int pidfd_of(pid_t pid)
 	int fd = syscall(SYS_pidfd_open, pid, 0);
 
 	if (fd < 0)
-		fatal("pidfd_open(%d): %s", pid, strerror(errno));
+		die("pidfd_open(%d): %s", pid, strerror(errno));
 	return fd;
 }
 
@@ -391,6 +313,87 @@ static bool exited(int pidfd)
 	return poll(&p, 1, 0) > 0;
 }
 
+/*
+ * Run the defence hook: "HOOK STEP [PARAM]", as root, outside the
+ * driver's OOM protection, with the places it acts on in its environment.
+ * Its stdout goes to @out (NUL-terminated) when @out is given. Returns its
+ * exit status, or -1 when it could not run.
+ */
+static int run_hook(const struct run *r, const char *step, char *out, size_t size)
+{
+	char terminal[32], uid[32];
+	int pipefd[2] = { -1, -1 }, status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(terminal, sizeof(terminal), "%d", r->probes[P_TERMINAL].pid);
+	snprintf(uid, sizeof(uid), "%d", r->uid);
+	if (out && pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		write_file("/proc/self/oom_score_adj", "0");
+		sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 });
+		if (out && dup2(pipefd[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		setenv("LCALAB_CGROUP", CG "/workload", 1);
+		setenv("LCALAB_CGROUP_PARENT", CG, 1);
+		setenv("LCALAB_RUNDIR", RUNDIR, 1);
+		setenv("LCALAB_TERMINAL_PID", terminal, 1);
+		setenv("LCALAB_UID", uid, 1);
+		execl("/bin/bash", "bash", r->hook, step, r->hook_param, (char *)NULL);
+		_exit(127);
+	}
+	if (out) {
+		close(pipefd[1]);
+		while (len < size - 1 && (n = read(pipefd[0], out + len, size - 1 - len)) > 0)
+			len += n;
+		out[len] = '\0';
+		close(pipefd[0]);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The hook's evidence: one JSON object on its stdout, or none (null). */
+static void collect_evidence(struct run *r)
+{
+	int status = run_hook(r, "evidence", r->evidence, sizeof(r->evidence));
+	size_t len = strcspn(r->evidence, "\n");
+
+	r->evidence[len] = '\0';
+	if (status == 0 && len > 1 && r->evidence[0] == '{' && r->evidence[len - 1] == '}')
+		return;
+	fprintf(stderr, "lcalab-run: the defence hook '%s evidence' failed (status %d, output '%.80s')\n",
+		r->hook, status, r->evidence);
+	r->evidence[0] = '\0';
+}
+
+/* Set each -s KEY=VALUE: vm.oom_kill_lca=1 is /proc/sys/vm/oom_kill_lca. */
+static void set_sysctls(const struct run *r)
+{
+	char path[256], key[128];
+	const char *eq;
+	size_t i;
+	int k;
+
+	for (k = 0; k < r->nsysctls; k++) {
+		eq = strchr(r->sysctls[k], '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - r->sysctls[k]), r->sysctls[k]);
+		for (i = 0; key[i]; i++)
+			key[i] = key[i] == '.' ? '/' : key[i];
+		snprintf(path, sizeof(path), "/proc/sys/%s", key);
+		if (access(path, W_OK))
+			die("sysctl %.*s does not exist on this kernel", (int)(eq - r->sysctls[k]),
+			    r->sysctls[k]);
+		write_file(path, "%s", eq + 1);
+	}
+}
+
 static void setup_cgroups(struct run *r)
 {
 	mkdir(CG, 0755);
@@ -398,19 +401,11 @@ static void setup_cgroups(struct run *r)
 	mkdir(CG "/workload", 0755);
 	write_file(CGROOT "/cgroup.subtree_control", "+pids");
 	write_file(CG "/cgroup.subtree_control", "+pids");
-	if (r->defence == D_PIDS)
-		write_file(CG "/workload/pids.max", "%d", r->pids_max);
-	/* the memory controller only where the defence needs it */
-	if (r->defence == D_OOMGROUP) {
-		write_file(CGROOT "/cgroup.subtree_control", "+memory");
-		write_file(CG "/cgroup.subtree_control", "+memory");
-		write_file(CG "/workload/memory.oom.group", "1");
-	}
 	/* the user moves its own child from desktop to workload */
 	if (chown(CG "/cgroup.procs", r->uid, r->uid) ||
 	    chown(CG "/desktop/cgroup.procs", r->uid, r->uid) ||
 	    chown(CG "/workload/cgroup.procs", r->uid, r->uid))
-		fatal("cannot delegate the cgroups: %s", strerror(errno));
+		die("cannot delegate the cgroups: %s", strerror(errno));
 	r->fd_cgpids = open_ro(CG "/workload/pids.current");
 }
 
@@ -438,7 +433,7 @@ static void await_desktop(struct run *r)
 		usleep(100000);
 	}
 	if (tries == 600)
-		fatal("the desktop did not come up in 60 s");
+		die("the desktop did not come up in 60 s");
 	for (i = 0; i < NPROBES; i++) {
 		struct probe *p = &r->probes[i];
 
@@ -459,13 +454,13 @@ static void start_workload(struct run *r)
 		usleep(10000);
 	r->workload_pid = read_long(RUNDIR "/workload.pid");
 	if (r->workload_pid <= 0)
-		fatal("the workload did not start in 3 s");
+		die("the workload did not start in 3 s");
 	r->workload_pidfd = pidfd_of(r->workload_pid);
 }
 
 static void note_kmsg(struct run *r, const char *msg)
 {
-	struct event e = { 0 };
+	struct oom_lca_line d;
 	static const char *const splat[] = {
 		"WARNING:", "BUG:", "Oops", "general protection", "possible recursive locking",
 		"possible circular locking", "inconsistent lock state", "list_add corruption",
@@ -474,12 +469,10 @@ static void note_kmsg(struct run *r, const char *msg)
 	};
 	size_t i;
 
-	if (sscanf(msg, "oom_lca: victim=%d(%*[^)]) prev=%d lca=%d(%*[^)]) killed=%u anchor=%d",
-		   &e.victim, &e.prev, &e.lca, &e.killed, &e.anchor) == 5) {
-		if (r->nevents < MAX_EVENTS) {
-			e.t = since(r);
-			r->events[r->nevents++] = e;
-		}
+	if (parse_oom_lca(msg, &d)) {
+		if (r->nevents < MAX_EVENTS)
+			r->events[r->nevents++] = (struct event){ since(r), d.victim, d.prev, d.lca,
+								   d.anchor, d.killed };
 		return;
 	}
 	if (strstr(msg, "Killed process "))
@@ -495,7 +488,7 @@ static void note_kmsg(struct run *r, const char *msg)
 /* Drain /dev/kmsg: one record per read, "pri,seq,usec,flags;text\n". */
 static void read_kmsg(struct run *r)
 {
-	char buf[8192], *text, *nl;
+	char buf[8192], *text;
 	ssize_t n;
 
 	for (;;) {
@@ -507,12 +500,9 @@ static void read_kmsg(struct run *r)
 		if (n <= 0)
 			return;
 		buf[n] = '\0';
-		text = strchr(buf, ';');
+		text = kmsg_text(buf);
 		if (!text)
 			continue;
-		nl = strchr(++text, '\n');
-		if (nl)
-			*nl = '\0';
 		note_kmsg(r, text);
 	}
 }
@@ -617,14 +607,6 @@ static long max_gap_ms(const struct run *r, const struct probe *p)
 	return gap / 1000000;
 }
 
-/* The value of @key in a small "key value" file, or -1 when there is none. */
-static long read_keyed(const char *path, const char *key)
-{
-	char buf[1024];
-
-	return read_path(path, buf, sizeof(buf)) ? field(buf, key) : -1;
-}
-
 /* A count, or null when it is not known (negative). */
 static void json_count(long v)
 {
@@ -643,8 +625,9 @@ static void print_settings(const struct run *r)
 	close(fd);
 	printk[strcspn(printk, " \t\n")] = '\0';
 	read_fd(r->fd_meminfo, meminfo, sizeof(meminfo));
-	printf("{\"type\":\"settings\",\"workload\":\"%s\",\"kind\":\"%s\",\"args\":[",
-	       r->w->name, r->w->kind);
+	printf("{\"type\":\"settings\",\"program\":");
+	json_str(r->program);
+	printf(",\"args\":[");
 	for (int i = 0; r->args[i]; i++) {
 		printf(i ? "," : "");
 		json_str(r->args[i]);
@@ -660,10 +643,18 @@ static void print_settings(const struct run *r)
 	       read_long("/proc/sys/vm/oom_dump_tasks"), printk);
 	json_count(read_long("/proc/sys/vm/oom_kill_lca"));
 	printf(",\"oom_kill_lca_window_ms\":");
-	json_count(read_long(LCA_WINDOW));
-	printf(",\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d,\"defence\":\"%s\",\"pids_max\":",
-	       field(meminfo, "SwapTotal"), r->browser_mb, r->uid, defence_names[r->defence]);
-	json_count(r->defence == D_PIDS ? r->pids_max : -1);
+	json_count(read_long("/proc/sys/vm/oom_kill_lca_window_ms"));
+	printf(",\"sysctls\":[");
+	for (int i = 0; i < r->nsysctls; i++) {
+		printf(i ? "," : "");
+		json_str(r->sysctls[i]);
+	}
+	printf("],\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d,\"hook\":",
+	       field(meminfo, "SwapTotal"), r->browser_mb, r->uid);
+	if (r->hook)
+		json_str(r->hook);
+	else
+		printf("null");
 	printf("}\n");
 }
 
@@ -688,8 +679,7 @@ static void print_result(const struct run *r)
 	unsigned long lca_killed = 0;
 	int i;
 
-	printf("{\"type\":\"result\",\"workload\":\"%s\",\"kind\":\"%s\",\"gone\":%s,",
-	       r->w->name, r->w->kind, r->gone ? "true" : "false");
+	printf("{\"type\":\"result\",\"gone\":%s,", r->gone ? "true" : "false");
 	if (r->gone)
 		printf("\"t_gone_s\":%.1f,", r->t_gone);
 	else
@@ -725,42 +715,13 @@ static void print_result(const struct run *r)
 		else
 			printf(",\"max_gap_ms\":null}");
 	}
-	printf("],\"defence\":\"%s\",\"pids_max_refusals\":", defence_names[r->defence]);
-	json_count(read_keyed(CG "/workload/pids.events", "max"));
-	printf(",\"oom_group_kills\":");
-	json_count(read_keyed(CG "/workload/memory.events", "oom_group_kill"));
-	printf(",\"earlyoom_kills\":");
-	if (r->defence == D_EARLYOOM)
-		printf("%ld", count_lines(RUNDIR "/earlyoom.log", "sending SIG"));
-	else
-		printf("null");
+	printf("],\"defence_evidence\":%s", *r->evidence ? r->evidence : "null");
 	printf(",\"kernel_splats\":[");
 	for (i = 0; i < r->nsplats; i++) {
 		printf(i ? "," : "");
 		json_str(r->splats[i]);
 	}
 	printf("]}\n");
-}
-
-static const struct workload *find_workload(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
-		if (!strcmp(workloads[i].name, name))
-			return &workloads[i];
-	return NULL;
-}
-
-static enum defence find_defence(const char *name)
-{
-	int i;
-
-	for (i = 0; i < NDEFENCES; i++)
-		if (!strcmp(defence_names[i], name))
-			return i;
-	fprintf(stderr, "lcalab-run: unknown defence '%s' (none nproc pids oomgroup earlyoom)\n", name);
-	exit(2);
 }
 
 static int number(const char *s, char opt)
@@ -777,13 +738,8 @@ static int number(const char *s, char opt)
 
 static void usage(void)
 {
-	size_t i;
-
-	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-W MS] [-m MB] [-u UID] [-D DEFENCE] [-P N] WORKLOAD [-- ARGS]\n"
-		"workloads:");
-	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
-		fprintf(stderr, " %s", workloads[i].name);
-	fprintf(stderr, "\n");
+	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-s KEY=VALUE]... [-m MB] [-u UID] "
+		"[-H HOOK [-P PARAM]] PROGRAM [-- ARGS]\n");
 	exit(2);
 }
 
@@ -793,7 +749,7 @@ static void parse(struct run *r, int argc, char **argv)
 
 	*r = (struct run){ .deadline = 120, .quiet = 2, .browser_mb = 64, .uid = 1000,
 			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true };
-	while ((opt = getopt(argc, argv, "+t:q:T:n:W:m:u:D:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "+t:q:T:n:s:m:u:H:P:")) != -1) {
 		switch (opt) {
 		case 't':
 			r->deadline = number(optarg, 't');
@@ -807,8 +763,13 @@ static void parse(struct run *r, int argc, char **argv)
 		case 'n':
 			r->nproc = number(optarg, 'n');
 			break;
-		case 'W':
-			r->window_ms = number(optarg, 'W');
+		case 's':
+			if (r->nsysctls == MAX_SYSCTLS || !strchr(optarg, '=') || *optarg == '=') {
+				fprintf(stderr, "lcalab-run: -s wants KEY=VALUE (at most %d), not '%s'\n",
+					MAX_SYSCTLS, optarg);
+				exit(2);
+			}
+			r->sysctls[r->nsysctls++] = optarg;
 			break;
 		case 'm':
 			r->browser_mb = number(optarg, 'm');
@@ -816,11 +777,11 @@ static void parse(struct run *r, int argc, char **argv)
 		case 'u':
 			r->uid = number(optarg, 'u');
 			break;
-		case 'D':
-			r->defence = find_defence(optarg);
+		case 'H':
+			r->hook = optarg;
 			break;
 		case 'P':
-			r->pids_max = number(optarg, 'P');
+			r->hook_param = optarg;
 			break;
 		default:
 			usage();
@@ -828,19 +789,15 @@ static void parse(struct run *r, int argc, char **argv)
 	}
 	if (optind >= argc)
 		usage();
-	r->w = find_workload(argv[optind]);
-	if (!r->w) {
-		fprintf(stderr, "lcalab-run: unknown workload '%s'\n", argv[optind]);
-		usage();
-	}
+	r->program = argv[optind];
 	optind++;
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
 	r->args = argv + optind;
 	if (r->deadline == 0 || r->quiet == 0)
 		usage();
-	if (r->defence == D_PIDS && r->pids_max == 0) {
-		fprintf(stderr, "lcalab-run: -D pids needs -P N, the pids.max\n");
+	if (r->hook_param && !r->hook) {
+		fprintf(stderr, "lcalab-run: -P needs a hook (-H)\n");
 		exit(2);
 	}
 }
@@ -858,8 +815,7 @@ int main(int argc, char **argv)
 	write_file("/proc/sys/vm/oom_dump_tasks", "0");
 	if (r.threads_max)
 		write_file("/proc/sys/kernel/threads-max", "%d", r.threads_max);
-	if (r.window_ms && access(LCA_WINDOW, F_OK) == 0)
-		write_file(LCA_WINDOW, "%d", r.window_ms);
+	set_sysctls(&r);
 	mkdir(RUNDIR, 01777);
 	chmod(RUNDIR, 01777);
 	setup_cgroups(&r);
@@ -868,13 +824,13 @@ int main(int argc, char **argv)
 	r.samples = calloc(r.max_samples, sizeof(*r.samples));
 	r.events = calloc(MAX_EVENTS, sizeof(*r.events));
 	if (!r.samples || !r.events)
-		fatal("out of memory");
+		die("out of memory");
 	r.fd_loadavg = open_ro("/proc/loadavg");
 	r.fd_meminfo = open_ro("/proc/meminfo");
 	r.fd_vmstat = open_ro("/proc/vmstat");
 	r.fd_kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r.fd_kmsg < 0)
-		fatal("cannot open /dev/kmsg: %s", strerror(errno));
+		die("cannot open /dev/kmsg: %s", strerror(errno));
 	lseek(r.fd_kmsg, 0, SEEK_END);
 	read_fd(r.fd_vmstat, buf, sizeof(buf));
 	r.oom_kill0 = field(buf, "oom_kill");
@@ -882,16 +838,16 @@ int main(int argc, char **argv)
 		r.probes[i].fd = -1;
 
 	spawn(run_daemon, &r, NULL);
-	if (r.defence == D_EARLYOOM)
-		spawn(run_earlyoom, &r, NULL);
 	script = login_script(&r);
 	spawn(run_login, &r, script);
 	await_desktop(&r);
+	if (r.hook && (i = run_hook(&r, "apply", NULL, 0)) != 0)
+		die("the defence hook '%s apply' failed (status %d)", r.hook, i);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
-		fatal("mlockall: %s", strerror(errno));
+		die("mlockall: %s", strerror(errno));
 	/* the sampler must tick on time however many tasks compete */
 	if (sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ .sched_priority = 50 }))
-		fatal("sched_setscheduler: %s", strerror(errno));
+		die("sched_setscheduler: %s", strerror(errno));
 	memset(r.samples, 0, r.max_samples * sizeof(*r.samples));
 
 	print_settings(&r);
@@ -899,6 +855,8 @@ int main(int argc, char **argv)
 	start_workload(&r);
 	watch(&r);
 	kill_workload();
+	if (r.hook)
+		collect_evidence(&r);
 	print_timeline(&r);
 	print_result(&r);
 	return 0;

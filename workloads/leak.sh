@@ -10,6 +10,11 @@
 # two OOMs close together may kill the harness too.
 set -uo pipefail
 
+here=.
+[[ $0 != */* ]] || here=${0%/*}
+# shellcheck source=workloads/guard.sh
+. "$here/guard.sh"
+
 runs=3 rate=100
 while getopts n:r: opt; do
 	case $opt in

@@ -10,6 +10,8 @@
  * Used by the false-positive scenarios (a memory-hungry build job, a
  * leaking process); not a bomb: it never forks.
  */
+#include "lcalab.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,7 @@ int main(int argc, char **argv)
 	long mb = -1, rate = 100, hold = 0, done;
 	int opt;
 
+	require_lab_guest("memhog");
 	while ((opt = getopt(argc, argv, "m:r:s:")) != -1) {
 		switch (opt) {
 		case 'm':

@@ -31,7 +31,8 @@
  * tasks went after the kill ("gone"); "slab_at" with the task_struct slab
  * at full population, in the first repetition.
  */
-#define _GNU_SOURCE
+#include "lcalab.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -48,7 +49,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "guest_guard.h"
 
 #define FAT1_MB		32
 #define FAT2_MB		24
@@ -74,33 +74,7 @@ struct oom_sample {
 	long lca_killed;
 };
 
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("oomcost: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
 /* Loops: ftrace's filter files take one name per write(). */
-static void write_file(const char *path, const char *value)
-{
-	size_t len = strlen(value), done = 0;
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t n = 0;
-
-	while (fd >= 0 && done < len && (n = write(fd, value + done, len - done)) > 0)
-		done += n;
-	if (fd < 0 || n < 0 || done < len)
-		die("cannot write '%s' to %s: %s", value, path,
-		    fd < 0 || n < 0 ? strerror(errno) : "short write");
-	close(fd);
-}
-
 /* The whole of a (proc or trace) file, NUL-terminated, at most max bytes. */
 static char *read_file(const char *path, size_t max)
 {
@@ -137,7 +111,7 @@ static void raise_limit(const char *path, long min)
 
 	if (atol(cur) < min) {
 		snprintf(value, sizeof(value), "%ld", min);
-		write_file(path, value);
+		write_file(path, "%s", value);
 	}
 	free(cur);
 }
@@ -415,7 +389,7 @@ static void setup_tracer(void)
 		die("out_of_memory() is not traceable in this kernel");
 	write_file(TRACEFS "/tracing_on", "0");
 	write_file(TRACEFS "/current_tracer", "nop");
-	write_file(TRACEFS "/set_ftrace_filter", filter);
+	write_file(TRACEFS "/set_ftrace_filter", "%s", filter);
 	write_file(TRACEFS "/options/funcgraph-tail", "1");
 	write_file(TRACEFS "/options/funcgraph-irqs", "0");
 	write_file(TRACEFS "/current_tracer", "function_graph");
@@ -464,25 +438,22 @@ static int parse_trace(const char *trace, struct oom_sample *s)
 static void parse_kmsg(int fd, struct oom_sample *s)
 {
 	char rec[8192], *msg, *p;
+	struct oom_lca_line d;
 	ssize_t n;
-	long killed;
 
 	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
 		if (n < 0)
 			continue;
 		rec[n] = '\0';
-		msg = strchr(rec, ';');
+		msg = kmsg_text(rec);
 		if (!msg)
 			continue;
 		p = strstr(msg, "Killed process ");
 		if (p)
 			sscanf(p, "Killed process %d (%15[^)])", &s->victim_pid, s->victim);
-		p = strstr(msg, "oom_lca: ");
-		if (p && (p = strstr(p, " lca=")) && strchr(p, '(')) {
-			sscanf(strchr(p, '(') + 1, "%15[^)]", s->lca);
-			p = strstr(p, " killed=");
-			if (p && sscanf(p, " killed=%ld", &killed) == 1)
-				s->lca_killed = killed;
+		if (parse_oom_lca(msg, &d)) {
+			memcpy(s->lca, d.lca_comm, sizeof(s->lca));
+			s->lca_killed = d.killed;
 		}
 	}
 }
@@ -499,7 +470,7 @@ static void trigger_oom(struct oom_sample *s)
 		die("/dev/kmsg: %s", strerror(errno));
 	memset(s, 0, sizeof(*s));
 	s->lca_killed = -1;
-	write_file(TRACEFS "/trace", "");
+	write_file(TRACEFS "/trace", "%s", "");
 	write_file("/proc/sysrq-trigger", "f");
 	do {
 		sleep_ms(50);

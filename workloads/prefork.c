@@ -11,6 +11,8 @@
  * again; killing the master's whole tree is the wrong one, which is why
  * upstream turned down tree-killing heuristics.
  */
+#include "lcalab.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +81,7 @@ int main(int argc, char **argv)
 	pid_t pids[MAX_WORKERS];
 	int opt, i;
 
+	require_lab_guest("prefork");
 	while ((opt = getopt(argc, argv, "w:m:r:")) != -1) {
 		switch (opt) {
 		case 'w':

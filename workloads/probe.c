@@ -10,6 +10,8 @@
  * memory, all touched once and one page re-touched per beat, like a big
  * resident application.
  */
+#include "lcalab.h"
+
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,17 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "probe.h"
 
 #define PAGE	4096
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static char *hold_memory(size_t bytes)
 {

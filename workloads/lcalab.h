@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the lab's guest programs share: the guard that keeps them off the
+ * host, the clock, dying with a message, writing a /proc or /sys file, the
+ * probes' heartbeat record and the one parser of the kernel's oom_lca:
+ * decision line. A workload of your own includes it and calls
+ * require_lab_guest() first thing (lab/run refuses one that does not).
+ */
+#ifndef LCALAB_H
+#define LCALAB_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GUEST_MARKER "lcalab.guest=1"
+
+static inline int inside_lab_guest(void)
+{
+	char line[4096], *word, *save;
+	FILE *f = fopen("/proc/cmdline", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof(line), f)) {
+		for (word = strtok_r(line, " \n", &save); word;
+		     word = strtok_r(NULL, " \n", &save))
+			found |= !strcmp(word, GUEST_MARKER);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Exit 2 with a clear message unless this is a lab guest. */
+static inline void require_lab_guest(const char *prog)
+{
+	if (inside_lab_guest())
+		return;
+	fprintf(stderr, "%s: refusing to run: not inside a lab guest "
+		"(no %s on the kernel command line); boot one with lab/boot\n",
+		prog, GUEST_MARKER);
+	exit(2);
+}
+
+/* "PROG: message" on stderr, exit 1. */
+static inline void __attribute__((format(printf, 1, 2), noreturn)) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static inline int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Write a formatted value to a /proc, /sys or tracefs file; die on failure.
+ * Loops: ftrace's filter files take one name per write().
+ */
+static inline void __attribute__((format(printf, 2, 3))) write_file(const char *path, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	ssize_t n = 0;
+	int fd, len, done = 0;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= sizeof(buf))
+		die("the value for %s is too long", path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	while (fd >= 0 && done < len && (n = write(fd, buf + done, len - done)) > 0)
+		done += n;
+	if (fd < 0 || n < 0 || done < len)
+		die("cannot write '%s' to %s: %s", buf, path,
+		    fd < 0 || n < 0 ? strerror(errno) : "short write");
+	close(fd);
+}
+
+/* The text of one /dev/kmsg record ("pri,seq,usec,flags;text\n..."), cut at its newline. */
+static inline char *kmsg_text(char *record)
+{
+	char *text = strchr(record, ';'), *nl;
+
+	if (!text)
+		return NULL;
+	nl = strchr(++text, '\n');
+	if (nl)
+		*nl = '\0';
+	return text;
+}
+
+#define PROBE_PERIOD_NS	100000000	/* 100 ms */
+
+/* The heartbeat record a probe keeps in its file, read by lcalab-run. */
+struct probe_beat {
+	int32_t pid;
+	int32_t pad;
+	uint64_t beats;
+	int64_t last_ns;	/* CLOCK_MONOTONIC of the last beat */
+	int64_t max_gap_ns;	/* longest time between two beats */
+};
+
+/*
+ * One decision of the LCA policy, as the kernel logs it
+ * (kernel-patch/README.md):
+ *   oom_lca: victim=PID(comm) prev=PID lca=PID(comm) killed=N anchor=PID
+ */
+struct oom_lca_line {
+	int victim, prev, lca, anchor;
+	char victim_comm[16], lca_comm[16];
+	unsigned int killed;
+};
+
+/* True when @msg is a decision line; its fields go to @d. */
+static inline int parse_oom_lca(const char *msg, struct oom_lca_line *d)
+{
+	const char *p = strstr(msg, "oom_lca: victim=");
+
+	return p && sscanf(p, "oom_lca: victim=%d(%15[^)]) prev=%d lca=%d(%15[^)]) killed=%u anchor=%d",
+			   &d->victim, d->victim_comm, &d->prev, &d->lca, d->lca_comm,
+			   &d->killed, &d->anchor) == 7;
+}
+
+#endif
