@@ -15,14 +15,6 @@ GUEST_SRC := $(wildcard workloads/*.c)
 GUEST_BIN := $(patsubst workloads/%.c,$(LAB_BUILD)/guest-bin/%,$(GUEST_SRC))
 GUEST_CFLAGS := $(shell lab/conf GUEST_CFLAGS)
 
-comma := ,
-KERNELS ?= $(shell lab/conf KERNELS)
-RUN_KERNELS := $(subst $(comma), ,$(KERNELS))
-ifneq ($(filter run,$(MAKECMDGOALS)),)
-unknown_kernels := $(filter-out $(KNOWN_VARIANTS),$(RUN_KERNELS))
-$(if $(unknown_kernels),$(error unknown kernel '$(unknown_kernels)' (known: $(KNOWN_VARIANTS))))
-endif
-
 KERNEL ?= stock
 SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
@@ -64,12 +56,17 @@ boot: kernel-$(KERNEL) rootfs guest-bin ## boot KERNEL with SWAP_SIZE (0 = none)
 smoke: kernels rootfs guest-bin ## boot every kernel variant once and check it came up
 	@lab/test/run smoke
 
-run: $(addprefix kernel-,$(RUN_KERNELS)) rootfs guest-bin ## run the matrix (KERNELS SWAP WORKLOADS REPS, RUN_ID to resume one) into results/
-	@KERNELS='$(KERNELS)' lab/run
+# The plan is checked before anything is built; DRY_RUN=1 only prints it.
+run: ## run an experiment (EXPERIMENT [matrix]; KERNELS SWAP WORKLOADS DEFENCES REPS; RUN_ID resumes one) into results/
+	@builds=$$(lab/plan --builds) || exit $$?; \
+	if [ "$${DRY_RUN:-0}" != 1 ]; then \
+		$(MAKE) -s $$(printf 'kernel-%s ' $$builds) rootfs guest-bin; \
+	fi; \
+	lab/run
 
 RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirname)
-run-defences: kernel-stock kernel-lca rootfs guest-bin ## the defences matrix (DEFENCE_MATRIX in lab.conf) into results/
-	@eval "export $$(lab/conf DEFENCE_MATRIX)" && lab/run
+run-defences: ## the defences experiment (lab/experiments/defences.conf) into results/
+	@$(MAKE) -s run EXPERIMENT=defences
 
 overhead: kernel-stock kernel-lca kernel-stock-trace kernel-lca-trace rootfs guest-bin ## fork/exec/thread cost, task_struct size, OOM decision cost, stock vs lca: results/RUN_ID/overhead.jsonl
 	@lab/overhead $(if $(RUN_ID),results/$(RUN_ID))

@@ -67,11 +67,14 @@ t_unit_run_rejects_bad_input() {
 	expect_exit 2 "unknown workload 'zz'" env WORKLOADS=a,zz RESULTS="$results" "$LAB_ROOT/lab/run"
 	expect_exit 2 "unknown kernel 'nope'" env KERNELS=nope RESULTS="$results" "$LAB_ROOT/lab/run"
 	expect_exit 2 "unknown swap setting 'maybe'" env SWAP=maybe RESULTS="$results" "$LAB_ROOT/lab/run"
-	expect_exit 2 "unknown workload 'zz'" "$LAB_ROOT/lab/run-cell" stock off zz /tmp/x
-	expect_exit 2 "unknown kernel 'nope'" "$LAB_ROOT/lab/run-cell" nope off a /tmp/x
-	expect_exit 2 "swap must be off or on" "$LAB_ROOT/lab/run-cell" stock 1 a /tmp/x
-	expect_exit 2 "unknown kernel 'foo'" make -s -C "$LAB_ROOT" run KERNELS=foo
-	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
+	expect_exit 2 "unknown workload 'zz'" "$LAB_ROOT/lab/run-cell" stock off zz "$results/x"
+	expect_exit 2 "unknown kernel 'nope'" "$LAB_ROOT/lab/run-cell" nope off a "$results/x"
+	expect_exit 2 "unknown swap setting '1'" "$LAB_ROOT/lab/run-cell" stock 1 a "$results/x"
+	# make checks the plan before it builds anything, dry or not
+	expect_exit 2 "unknown kernel 'foo'" make -s -C "$LAB_ROOT" run KERNELS=foo RESULTS="$results"
+	expect_exit 2 "unknown workload 'nosuch'" env DRY_RUN=1 make -s -C "$LAB_ROOT" run WORKLOADS=nosuch \
+		LAB_BUILD="$results/build" RESULTS="$results"
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results: $(ls -A "$results")"
 }
 
 # The matrix loop for real, each cell faked by a fixture's record.
@@ -115,10 +118,13 @@ t_unit_run_refuses_damaged_results() {
 	head -1 "$f" | jq -c '.schema = 0' >"$results/x"
 	sed -i '2d' "$f" && cat "$results/x" >>"$f"
 	sum=$(sha256sum "$f")
-	expect_exit 1 'line 2: schema 0, this lab reads 1' fake_run
+	expect_exit 1 'line 2: schema 0, this lab reads 2' fake_run
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
-	expect_exit 1 'was started with another matrix' env REPS=3 \
+	expect_exit 1 'was planned otherwise \(cell 3-a-off-stock is new\)' env REPS=3 \
 		KERNELS=stock SWAP=off WORKLOADS=a RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 1 'was planned otherwise \(cell 1-a-off-stock: workload.deadline_s 20 -> 21\)' env DEADLINES=a=21 REPS=2 \
+		KERNELS=stock SWAP=off WORKLOADS=a RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
 }
 
 # One real cell through make run, then the same command again: it resumes
@@ -148,13 +154,13 @@ t_boot_workloads_reject_bad_parameters() {
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
 	# shellcheck disable=SC2016 # expands in the guest
 	boot_guest "$d" --kernel stock -- 'cd /lab/workloads
-		for c in "./a.sh -m x" "./b.sh -d y" "folkert -s 0" "prefork -w 0" "./build.sh -j x" "./leak.sh -r 0" "lcalab-run nosuch"; do
+		for c in "./a.sh -m x" "./b.sh -d y" "folkert -s 0" "prefork -w 0" "./build.sh -j x" "./leak.sh -r 0" "lcalab-run -s nokey /bin/true"; do
 			msg=$($c 2>&1 >/dev/null); rc=$?; echo "rc=$rc ${c%% *}: ${msg%%$'"'"'\n'"'"'*}"
 		done'
 	for want in "a.sh: -m wants whole KB, not 'x'" "b.sh: -d wants seconds, not 'y'" \
 		"folkert: -s wants a positive byte count, not '0'" "prefork: -w wants a whole number >= 1, not '0'" \
 		"build.sh: options want positive whole numbers, not 'x'" "leak.sh: options want positive whole numbers, not '0'" \
-		"lcalab-run: unknown workload 'nosuch'"; do
+		"lcalab-run: -s wants KEY=VALUE (at most 16), not 'nokey'"; do
 		grep -qF "$want" "$d/channel.log" || fail "no refusal: $want"
 	done
 	while read -r line; do
@@ -198,7 +204,7 @@ t_unit_report_names_bad_line() {
 	expect_exit 1 'runs.jsonl:3: record.outcome: "great" is not one of' "$LAB_ROOT/analysis/report" "$run" --no-figures
 	[ ! -e "$run/report.md" ] || fail "a report was written from a damaged run"
 	jq '.schema = 9' "$fixtures/run-small/meta.json" >"$run/meta.json"
-	expect_exit 1 'written by schema 9; this lab reads 1' "$LAB_ROOT/analysis/report" "$run" --no-figures
+	expect_exit 1 'written by schema 9; this lab reads 2' "$LAB_ROOT/analysis/report" "$run" --no-figures
 }
 
 t_unit_compare_flags_regressions() {
@@ -232,10 +238,10 @@ t_unit_defences_are_a_matrix_dimension() {
 	cells=$(KERNELS="stock lca" SWAP=off WORKLOADS=a DEFENCES="none,pids" REPS=1 run_matrix)
 	[ "$(sort <<<"$cells" | xargs)" = "$(printf '%s\n' "1 a off lca none" "1 a off lca pids" "1 a off stock none" "1 a off stock pids" | xargs)" ] ||
 		fail "unexpected plan: $cells"
-	expect_exit 2 "unknown defence 'moat'" env DEFENCES=moat RESULTS="$results" "$LAB_ROOT/lab/run"
-	expect_exit 2 "unknown defence 'moat'" "$LAB_ROOT/lab/run-cell" --defence moat stock off a /tmp/x
-	expect_exit 2 "unknown defence 'moat'" "$LAB_BUILD/guest-bin/lcalab-run" -D moat a
-	expect_exit 2 "-D pids needs -P N" "$LAB_BUILD/guest-bin/lcalab-run" -D pids a
+	expect_exit 2 "unknown defence 'moat' \(workloads/defences.tab has: none nproc" \
+		env DEFENCES=moat RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 2 "unknown defence 'moat'" "$LAB_ROOT/lab/run-cell" --defence moat stock off a "$results/x"
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
 }
 
 # pids.max refuses the bomb's forks, and the record says so.
@@ -244,9 +250,9 @@ t_boot_defence_pids_acts() {
 	d=$(mktemp -d "$LAB_BUILD/boots/test-pids-XXXX")
 	"$LAB_ROOT/lab/run-cell" --deadline 10 --defence pids stock off folkert "$d" >"$d/out.json" ||
 		fail "run-cell failed"
-	jq -c '{outcome, defence, acted, pids_max_refusals, peak_workload_tasks}' "$d/out.json"
-	jq -e '.defence == "pids" and .pids_max_refusals > 0 and (.acted | index("pids.max"))
-		and .peak_workload_tasks <= 1351' "$d/out.json" >/dev/null || fail "pids.max did not act"
+	jq -c '{outcome, defence, acted, defence_evidence, peak_workload_tasks}' "$d/out.json"
+	jq -e '.defence == "pids" and .defence_evidence.pids_max_refusals > 0 and (.acted | index("pids.max"))
+		and .peak_workload_tasks <= .defence_evidence.pids_max' "$d/out.json" >/dev/null || fail "pids.max did not act"
 }
 
 # earlyoom runs in the guest (the rootfs has it) and its kills are counted.
@@ -255,7 +261,7 @@ t_boot_defence_earlyoom_runs() {
 	d=$(mktemp -d "$LAB_BUILD/boots/test-earlyoom-XXXX")
 	"$LAB_ROOT/lab/run-cell" --deadline 15 --defence earlyoom stock off leak "$d" >"$d/out.json" ||
 		fail "run-cell failed"
-	jq -c '{outcome, defence, acted, earlyoom_kills, oom_kills}' "$d/out.json"
-	jq -e '.defence == "earlyoom" and (.earlyoom_kills | type) == "number"' "$d/out.json" >/dev/null ||
+	jq -c '{outcome, defence, acted, defence_evidence, oom_kills}' "$d/out.json"
+	jq -e '.defence == "earlyoom" and (.defence_evidence.earlyoom_kills | type) == "number"' "$d/out.json" >/dev/null ||
 		fail "earlyoom did not run"
 }
