@@ -124,7 +124,7 @@ workload_json() {
 		deadline=${WORKLOAD_DEADLINE:-$(header_value deadline "$src")}
 		[ -n "$kind" ] || usage_error "$1: no kind: give WORKLOAD_KIND=bomb|false-positive or a 'lcalab-kind: bomb' comment"
 		[ -n "$deadline" ] || usage_error "$1: no deadline: give WORKLOAD_DEADLINE=S or a 'lcalab-deadline: S' comment"
-		line=$1 program=$src args="" guest=/lab/files/$(basename "$src" .c)
+		line=WORKLOADS program=$src args="" guest=/lab/files/$(basename "$src" .c)
 	else
 		row=$(registry_row "$reg" "$1") ||
 			usage_error "unknown workload '$1' ($(where "$reg") has: $(registry_names "$reg"))"
@@ -171,8 +171,9 @@ ship_own_workload() {
 	chmod 755 "$stage"
 	out=$(cd "$stage" && timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
 		prlimit --nproc=1 --as=1073741824 -- "$bin" 2>&1) || rc=$?
-	[ $rc -eq 2 ] && grep -q 'refusing to run: not inside a lab guest' <<<"$out" ||
+	if [ $rc -ne 2 ] || ! grep -q 'refusing to run: not inside a lab guest' <<<"$out"; then
 		die "$src: its guard did not refuse to run on this host (exit $rc: ${out:0:160}); not shipped"
+	fi
 }
 
 # A kernel column of lab/kernels.tab: its build and sysctls.

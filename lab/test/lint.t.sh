@@ -24,7 +24,7 @@ t_lint_c_warnings() {
 	local f out
 	out=$(mktemp -d)
 	for f in $(git -C "$LAB_ROOT" ls-files --cached --others --exclude-standard -- '*.c' | grep -v '^kernel-patch/'); do
-		gcc -Wall -Wextra -Werror -O2 -fsyntax-only "$LAB_ROOT/$f" || fail "$f does not compile cleanly"
+		gcc -Wall -Wextra -Werror -O2 -I "$LAB_ROOT/workloads" -fsyntax-only "$LAB_ROOT/$f" || fail "$f does not compile cleanly"
 	done
 	rm -rf "$out"
 }

@@ -1,0 +1,181 @@
+# shellcheck shell=bash
+# The experiment model: registries, plans, extensions, workloads of one's own.
+
+own=$LAB_ROOT/lab/test/fixtures/own
+
+# A throw-away copy of the lab's files (what git has, and what it would
+# add), to extend or break without touching the repository.
+lab_copy() {
+	local copy
+	copy=$(mktemp -d)
+	(cd "$LAB_ROOT" && git ls-files -z --cached --others --exclude-standard -- . ':!results') |
+		(cd "$LAB_ROOT" && xargs -0 cp --parents -t "$copy")
+	printf '%s\n' "$copy"
+}
+
+# A plan of the copy: lab/plan there, with the matrix given.
+plan_of() {
+	local copy=$1
+	shift
+	env EXPERIMENT=matrix SWAP=off REPS=1 DEFENCES=none "$@" "$copy/lab/plan"
+}
+
+# Each of the three extensions is one program or hook plus one registry
+# line (a kernel column: the line alone), and the new thing runs through
+# the runner (a fake cell) and appears in the report and in compare.
+t_unit_extend_with_one_line_each() {
+	local copy results dir
+	copy=$(lab_copy) results=$(mktemp -d)
+	cat >"$copy/workloads/idle.sh" <<-'EOF'
+		#!/bin/bash
+		here=.
+		[[ $0 != */* ]] || here=${0%/*}
+		. "$here/guard.sh"
+		sleep "${1:-5}"
+	EOF
+	echo "idle  false-positive  12  workloads/idle.sh  3" >>"$copy/workloads/workloads.tab"
+	cat >"$copy/workloads/defences/renice.sh" <<-'EOF'
+		#!/bin/bash
+		set -euo pipefail
+		case $1 in
+		apply) renice -n "$2" -p "$LCALAB_TERMINAL_PID" >/dev/null ;;
+		evidence) printf '{"niceness":%d}\n' "$2" ;;
+		esac
+	EOF
+	echo "renice  renice  renice.sh  5  .defence_evidence.niceness > 0" >>"$copy/workloads/defences.tab"
+	echo "lca-fast  lca  vm.oom_kill_lca=1 vm.oom_kill_lca_window_ms=5000" >>"$copy/lab/kernels.tab"
+
+	plan_of "$copy" KERNELS=stock,lca-fast WORKLOADS=a,idle DEFENCES=none,renice >"$results/plan"
+	[ "$(wc -l <"$results/plan")" -eq 8 ] || fail "expected 8 cells: $(cat "$results/plan")"
+	jq -e -s 'any(.workload | .name == "idle" and .kind == "false-positive" and .deadline_s == 12
+			and .guest_path == "/lab/workloads/idle.sh" and .args == ["3"])
+		and any(.defence | .name == "renice" and .hook == "/lab/workloads/defences/renice.sh" and .param == "5")
+		and any(.kernel | .column == "lca-fast" and .build == "lca"
+			and .sysctls == ["vm.oom_kill_lca=1", "vm.oom_kill_lca_window_ms=5000"])' "$results/plan" >/dev/null ||
+		fail "the plan does not resolve the new lines"
+
+	KERNELS=stock,lca-fast WORKLOADS=a,idle DEFENCES=none,renice SWAP=off REPS=1 RUN_ID=x \
+		RESULTS=$results RUN_CELL=$copy/lab/test/fixtures/fake-run-cell "$copy/lab/run" >/dev/null 2>&1 ||
+		fail "the run failed"
+	dir=$results/x
+	[ "$(wc -l <"$dir/runs.jsonl")" -eq 8 ] || fail "expected 8 records"
+	jq -e -s 'any(.id == "1-idle-off-lca-fast-renice" and .kind == "false-positive" and .cell.defence.label == "renice")' \
+		"$dir/runs.jsonl" >/dev/null || fail "no record of the new cell"
+	"$copy/analysis/report" "$dir" --no-figures >/dev/null 2>&1 || fail "report failed"
+	grep -q '^| workload | stock swap=off | lca-fast swap=off | stock+renice swap=off | lca-fast+renice swap=off |$' "$dir/report.md" ||
+		fail "the report has no column for the new kernel and defence"
+	grep -q '^| idle | ' "$dir/report.md" || fail "the report has no row for the new workload"
+	grep -qF "renice: \`.defence_evidence.niceness > 0\`" "$dir/report.md" || fail "the report does not state the acted rule"
+	"$copy/analysis/compare" "$dir" "$dir" >"$results/compare" || fail "compare of a run with itself regressed"
+	grep -q '^| idle swap=off lca-fast+renice | ' "$results/compare" || fail "compare lacks the new cell"
+	rm -rf "$copy" "$results"
+}
+
+# A bad registry line is named by file and line; nothing is written.
+t_unit_registry_rejects_bad_lines() {
+	local copy results n
+	copy=$(lab_copy) results=$(mktemp -d)
+	check() {
+		local file=$1 line=$2 pattern=$3 var=$4 out rc=0 n
+		cp "$copy/$file" "$copy/$file.orig"
+		printf '%s\n' "$line" >>"$copy/$file"
+		n=$(wc -l <"$copy/$file")
+		out=$(env EXPERIMENT=matrix SWAP=off REPS=1 WORKLOADS=a KERNELS=stock DEFENCES=none "$var=zap" \
+			RESULTS="$results" "$copy/lab/run" 2>&1) || rc=$?
+		mv "$copy/$file.orig" "$copy/$file"
+		printf '%s\n' "$out"
+		[ "$rc" -eq 2 ] || fail "'$line' in $file: exit $rc, expected 2"
+		grep -qF -- "$file:$n: $pattern" <<<"$out" || fail "'$line' in $file: not named ($out)"
+	}
+	check workloads/workloads.tab "zap  bmb  10  workloads/a.sh" "unknown kind 'bmb' (bomb, false-positive)" WORKLOADS
+	check workloads/workloads.tab "zap  bomb  soon  workloads/a.sh" "the deadline wants whole seconds, not 'soon'" WORKLOADS
+	check workloads/workloads.tab "zap  bomb  10" "a workload line wants name, kind, deadline and program" WORKLOADS
+	check workloads/workloads.tab "zap  bomb  10  workloads/zap.c" "no file workloads/zap.c" WORKLOADS
+	cp "$own/naked.sh" "$copy/workloads/naked.sh"
+	check workloads/workloads.tab "zap  bomb  10  workloads/naked.sh" "workloads/naked.sh has no guest guard" WORKLOADS
+	check workloads/defences.tab "zap  zap  zap.sh  -  true" "no hook workloads/defences/zap.sh" DEFENCES
+	check workloads/defences.tab "zap  zap  -  -  .x >>> 1" "the acted rule is not a jq expression" DEFENCES
+	check workloads/defences.tab "zap  zap  -" "a defence line wants name, label, hook, param and an acted rule" DEFENCES
+	check lab/kernels.tab "zap  nobuild" "unknown build 'nobuild'" KERNELS
+	check lab/kernels.tab "zap  lca  vm.oom_kill_lca" "'vm.oom_kill_lca' is not a sysctl setting" KERNELS
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
+	rm -rf "$copy" "$results"
+}
+
+# A workload of one's own: its kind and deadline from its header comments
+# or the command line, its file and hash in the plan; without a guard it
+# is refused before anything is built or shipped.
+t_unit_own_workload_is_planned_or_refused() {
+	local results line
+	results=$(mktemp -d)
+	line=$(EXPERIMENT=matrix KERNELS=lca SWAP=off WORKLOADS="$own/tinybomb.c" DEFENCES=none REPS=1 "$LAB_ROOT/lab/plan")
+	jq -e --arg sha "$(sha256sum "$own/tinybomb.c" | cut -c1-16)" '.workload | .name == "tinybomb" and .kind == "bomb"
+		and .deadline_s == 20 and .own and .program == "lab/test/fixtures/own/tinybomb.c" and .sha256 == $sha
+		and .guest_path == "/lab/files/tinybomb"' <<<"$line" >/dev/null || fail "plan: $line"
+	line=$(EXPERIMENT=matrix KERNELS=lca SWAP=off WORKLOADS="$own/tinybomb.c" DEFENCES=none REPS=1 \
+		WORKLOAD_KIND=false-positive WORKLOAD_DEADLINE=7 "$LAB_ROOT/lab/plan")
+	jq -e '.workload | .kind == "false-positive" and .deadline_s == 7' <<<"$line" >/dev/null ||
+		fail "the command line does not override the header: $line"
+	expect_exit 2 "naked.sh has no guest guard" env DRY_RUN=1 RESULTS="$results" \
+		make -s -C "$LAB_ROOT" run WORKLOADS="$own/naked.sh" KERNELS=lca SWAP=off REPS=1
+	expect_exit 2 "no workload file 'nothere.c'" env WORKLOADS=nothere.c RESULTS="$results" "$LAB_ROOT/lab/plan"
+	expect_exit 2 "no kind: give WORKLOAD_KIND" env WORKLOADS="$LAB_ROOT/workloads/folkert.c" "$LAB_ROOT/lab/plan"
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
+	# a guard that does not refuse on this host is caught when shipping
+	expect_exit 1 "its guard did not refuse to run on this host \(exit 0" ship_own_workload "$own/fakeguard.c" "$(mktemp -d)"
+	ship_own_workload "$own/tinybomb.c" "$results" || fail "the guarded bomb was not shipped"
+	[ -x "$results/tinybomb" ] || fail "no static tinybomb built"
+}
+
+# rerecord rewrites every record it supersedes: runs.jsonl and each cell's
+# record.json.
+t_unit_rerecord_rewrites_cell_records() {
+	local results dir
+	results=$(mktemp -d)
+	KERNELS=stock SWAP=off WORKLOADS=a REPS=2 RUN_ID=r RESULTS=$results \
+		RUN_CELL=$LAB_ROOT/lab/test/fixtures/fake-run-cell "$LAB_ROOT/lab/run" >/dev/null 2>&1 || fail "the run failed"
+	dir=$results/r
+	jq -c '.outcome = "clean"' "$dir/cells/1-a-off-stock/record.json" >"$dir/x" && mv "$dir/x" "$dir/cells/1-a-off-stock/record.json"
+	"$LAB_ROOT/lab/rerecord" "$dir" || fail "rerecord failed"
+	[ "$(jq -r .outcome "$dir/cells/1-a-off-stock/record.json")" = persists ] || fail "the cell's record.json is stale"
+	diff <(jq -c . "$dir"/cells/*/record.json | sort) <(sort "$dir/runs.jsonl") || fail "runs.jsonl and the cells disagree"
+	[ -z "$(find "$results" -name '*.lock')" ] || fail "lock files in the run directory"
+}
+
+# Analysis reads the run, not the host: records that are not of the run's
+# plan are refused.
+t_unit_report_refuses_records_of_another_plan() {
+	local run
+	run=$(small_run)
+	jq -c 'if .id == "1-a-off-lca" then .cell.workload.deadline_s = 99 else . end' "$run/runs.jsonl" >"$run/x"
+	mv "$run/x" "$run/runs.jsonl"
+	expect_exit 1 'record 1-a-off-lca ran another cell than the plan has' "$LAB_ROOT/analysis/report" "$run" --no-figures
+}
+
+# A workload of one's own runs end to end: built static, its guard proven,
+# shipped on the job disk, run through the same desktop, sampler and
+# classifier; the record names its file and hash.
+t_boot_own_workload_runs() {
+	local results out f
+	results=$(mktemp -d "$LAB_BUILD/boots/test-own-XXXX")
+	out=$(make -s -C "$LAB_ROOT" run WORKLOADS="$own/tinybomb.c" KERNELS=lca SWAP=off REPS=1 \
+		RESULTS="$results" RUN_ID=own 2>&1) || fail "make run failed: $out"
+	printf '%s\n' "$out"
+	f=$results/own/runs.jsonl
+	jq -c '{id, outcome, outcome_reason, peak_workload_tasks, program: .cell.workload.program, sha256: .cell.workload.sha256}' "$f"
+	jq -e --arg sha "$(sha256sum "$own/tinybomb.c" | cut -c1-16)" '.workload == "tinybomb" and .kind == "bomb"
+		and .cell.workload.program == "lab/test/fixtures/own/tinybomb.c" and .cell.workload.sha256 == $sha
+		and (.outcome | IN("clean", "collateral", "persists")) and .peak_workload_tasks >= 10' "$f" >/dev/null ||
+		fail "the record of the own workload: $(cat "$f")"
+}
+
+# A kernel column whose sysctl the build lacks fails before the first boot.
+t_boot_unknown_sysctl_is_refused() {
+	local copy results
+	copy=$(lab_copy) results=$(mktemp -d)
+	echo "lca-typo  lca  vm.oom_kill_lcaa=1" >>"$copy/lab/kernels.tab"
+	expect_exit 1 "sysctl vm.oom_kill_lcaa does not exist in build 'lca'" env KERNELS=lca-typo WORKLOADS=a \
+		SWAP=off REPS=1 RESULTS="$results" "$copy/lab/run"
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
+	rm -rf "$copy" "$results"
+}
