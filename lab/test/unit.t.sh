@@ -72,7 +72,12 @@ t_unit_workloads_refuse_outside_guest() {
 		[ -x "$bin" ] || fail "$bin is not built (make guest-bin)"
 		install -m 755 "$bin" "$dir/"
 		bin=$(basename "$bin") args=()
-		[ "$bin" != lcalab-run ] || args=(/lab/bin/folkert)
+		case $bin in
+		lcalab-run) args=(/lab/bin/folkert) ;;
+		oomcost) args=(tree 100) ;;
+		forkbench) args=(fork) ;;
+		memhog) args=(-m 1) ;;
+		esac
 		expect_exit 2 "refusing to run: not inside a lab guest" \
 			timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
 			prlimit --nproc=1 -- "$dir/$bin" "${args[@]}"
