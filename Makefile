@@ -68,8 +68,8 @@ RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirna
 run-defences: ## the defences experiment (lab/experiments/defences.conf) into results/
 	@$(MAKE) -s run EXPERIMENT=defences
 
-overhead: kernel-stock kernel-lca kernel-stock-trace kernel-lca-trace rootfs guest-bin ## fork/exec/thread cost, task_struct size, OOM decision cost, stock vs lca: results/RUN_ID/overhead.jsonl
-	@lab/overhead $(if $(RUN_ID),results/$(RUN_ID))
+overhead: ## fork/exec/thread cost, task_struct layout, OOM decision cost (lab/experiments/overhead.conf) into results/
+	@$(MAKE) -s run EXPERIMENT=overhead
 
 report: ## tables and figures of a run: RUN=results/ID [the newest]
 	@[ -n "$(RUN)" ] || { echo "report: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
@@ -80,7 +80,7 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 	@analysis/compare $(BASE) $(NEW)
 
 paper: ## paper/paper.md from the committed reference results
-	@analysis/paper results/reference paper/paper.md $(wildcard results/defences)
+	@analysis/paper results/reference paper/paper.md results/defences results/overhead
 
 test: deps kernels kernel-stock-trace kernel-lca-trace rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run

@@ -252,8 +252,16 @@ check_run_dir() {
 	have=$(jq -r .schema "$dir/meta.json")
 	[ "$have" = "$want" ] || die "$dir was written by schema $have; this lab reads $want"
 	[ -f "$dir/plan.jsonl" ] || die "$dir/plan.jsonl is missing: not a run directory of this schema"
-	"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/record.schema.json" "$dir/runs.jsonl" >&2 ||
-		die "$dir/runs.jsonl has records that do not follow the schema (above)"
+	if [ "$(jq -r '.matrix.type // "survival"' "$dir/meta.json")" = overhead ]; then
+		have=$(jq -R -r 'input_line_number as $n | (try fromjson catch null)
+			| if . == null then "\($n): not JSON"
+			  elif (.type | IN("pahole", "forkbench", "oomcost")) | not then "\($n): not an overhead record"
+			  else empty end' "$dir/runs.jsonl" | head -1)
+		[ -z "$have" ] || die "$dir/runs.jsonl:$have"
+	else
+		"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/record.schema.json" "$dir/runs.jsonl" >&2 ||
+			die "$dir/runs.jsonl has records that do not follow the schema (above)"
+	fi
 	# every record ran a cell of this run's plan, exactly as planned
 	have=$(jq -r -n --slurpfile plan "$dir/plan.jsonl" '($plan | map({(.id): .}) | add) as $p
 		| inputs | select($p[.id] != .cell)

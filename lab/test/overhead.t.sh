@@ -1,15 +1,20 @@
 # shellcheck shell=bash
-# The overhead measurement, seconds-long: one round, few iterations, both
-# clocks, on stock, lca and lca with the switch off; the OOM decision on
-# small populations, stock-trace and lca-trace, under -icount.
+# The overhead experiment, seconds-long, through the runner: one round,
+# few iterations, both clocks, on stock, lca and lca-off; the OOM decision
+# on small populations, stock and lca on their -trace builds, under -icount.
 
 t_boot_overhead_short_run() {
 	local out f
 	out=$(mktemp -d "$LAB_BUILD/boots/test-overhead-XXXX")
-	OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 OVERHEAD_CLOCKS="wall icount" OVERHEAD_SPAWNS=20 OVERHEAD_HYPERFINE_RUNS=2 \
-		OOMCOST_SHAPES="tree:200 chain:50" OOMCOST_VARIANTS="stock lca" OOMCOST_REPS=1 OOMCOST_CLOCKS=icount OOMCOST_MEM=512M \
-		"$LAB_ROOT/lab/overhead" "$out" || fail "lab/overhead failed"
-	f=$out/overhead.jsonl
+	EXPERIMENT=overhead OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 OVERHEAD_CLOCKS="wall icount" OVERHEAD_SPAWNS=20 \
+		OVERHEAD_HYPERFINE_RUNS=2 OOMCOST_SHAPES="tree:200 chain:50" OOMCOST_KERNELS="stock lca" OOMCOST_REPS=1 \
+		OOMCOST_CLOCKS=icount OOMCOST_MEM=512M RESULTS=$out RUN_ID=o "$LAB_ROOT/lab/run" || fail "the overhead run failed"
+	[ "$(wc -l <"$out/o/runs.jsonl")" -eq 12 ] || fail "expected 12 records (2 pahole, 6 forkbench, 4 oomcost)"
+	# the measurement's lines and their summaries, from the run directory alone
+	f=$out/lines.jsonl
+	"$LAB_ROOT/analysis/overhead" "$out/o" --all >"$f" || fail "analysis/overhead failed"
+	"$LAB_ROOT/analysis/report" "$out/o" || fail "the report of the overhead run failed"
+	grep -q '^| fork lca-off/stock (icount) | ' "$out/o/report.md" || fail "the report has no ratio table"
 	check_oom_cost "$f"
 	[ "$(jq -s 'map(select(.type == "boot")) | length' "$f")" -eq 6 ] || fail "expected 6 boot lines"
 	jq -e -s 'map(select(.type == "boot")) | all(.bench | length == 5 and all(.median_ns > 0 and .n == 50))' "$f" >/dev/null ||
@@ -63,12 +68,17 @@ check_oom_cost() {
 }
 
 t_unit_overhead_rejects_bad_input() {
-	expect_exit 2 "OVERHEAD_ROUNDS must be a positive number" env OVERHEAD_ROUNDS=0 "$LAB_ROOT/lab/overhead" /tmp/x
-	expect_exit 2 "unknown clock 'sundial'" env OVERHEAD_CLOCKS="wall sundial" "$LAB_ROOT/lab/overhead" /tmp/x
-	expect_exit 2 "bad population 'bush:3'" env OOMCOST_SHAPES="tree:10 bush:3" "$LAB_ROOT/lab/oomcost" /tmp/x
-	expect_exit 2 "unknown variant 'lca-off'" env OOMCOST_VARIANTS="stock lca-off" "$LAB_ROOT/lab/oomcost" /tmp/x
-	# lab/overhead refuses them before its first boot, not after the fork phase
-	expect_exit 2 "bad population 'bush:3'" env OOMCOST_SHAPES="bush:3" "$LAB_ROOT/lab/overhead" "$(mktemp -u)"
+	local results run=("$LAB_ROOT/lab/run")
+	results=$(mktemp -d)
+	expect_exit 2 "OVERHEAD_ROUNDS must be a positive number" env EXPERIMENT=overhead OVERHEAD_ROUNDS=0 "${run[@]}"
+	expect_exit 2 "unknown clock 'sundial'" env EXPERIMENT=overhead OVERHEAD_CLOCKS="wall sundial" "${run[@]}"
+	expect_exit 2 "bad population 'bush:3'" env EXPERIMENT=overhead OOMCOST_SHAPES="tree:10 bush:3" "${run[@]}"
+	expect_exit 2 "unknown kernel 'nope'" env EXPERIMENT=overhead OOMCOST_KERNELS="stock nope" "${run[@]}"
+	expect_exit 2 "OOMCOST_MEM 'lots' is not a size" env EXPERIMENT=overhead OOMCOST_MEM=lots "${run[@]}"
+	# make overhead refuses them before it builds anything
+	expect_exit 2 "bad population 'bush:3'" make -s -C "$LAB_ROOT" overhead OOMCOST_SHAPES=bush:3 \
+		LAB_BUILD="$results/build" RESULTS="$results"
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
 	expect_exit 2 "usage: oomcost" "$LAB_BUILD/guest-bin/oomcost" tree 3
 	expect_exit 2 "refusing to run: not inside a lab guest" "$LAB_BUILD/guest-bin/oomcost" tree 100
 	expect_exit 2 "forkbench: unknown mode 'spoon'" "$LAB_BUILD/guest-bin/forkbench" spoon
