@@ -11,14 +11,15 @@ def of_type($t): map(select(.type == $t));
 
 # outcome: [class, reason]. Order matters: a dead kernel first, then a
 # guest that never answered, then a lab that failed, then the workload.
-def classify($boot; $result; $panic; $cell):
+def classify($boot; $result; $panic; $driver_error; $cell):
   if $panic != "" then ["panic", $panic]
   elif $boot.status == "hung" then
     ["hung", "no end from the guest within \($boot.timeout) s; QEMU killed"]
   elif $boot.status == "crashed" then
     ["lab-error", "the guest ended without the end marker and without a panic on the console (QEMU exit \($boot.qemu_exit))"]
   elif $result == null then
-    ["lab-error", "the guest driver reported no result (guest command exit \($boot.exit))"]
+    ["lab-error", "the guest driver reported no result (guest command exit \($boot.exit))"
+                  + (if $driver_error != "" then ": \($driver_error)" else "" end)]
   elif $cell.defence.hook != null and ($result | has("defence_evidence")) and $result.defence_evidence == null then
     ["lab-error", "the defence hook \($cell.defence.hook) reported no evidence"]
   else
@@ -70,7 +71,7 @@ def emptied_at:
     elif $i == null then $s[0].t
     else $s[$i + 1].t // null end;
 
-def record($job; $boot; $lines; $panic; defence_acted):
+def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
   $job.cell as $cell
   | $job.build as $build
   |
@@ -80,7 +81,7 @@ def record($job; $boot; $lines; $panic; defence_acted):
      | if . == null or .gone then .
        else ($lines | emptied_at) as $e
        | if $e == null then . else . + {gone: true, t_gone_s: $e} end end) as $res
-  | classify($boot; $res; $panic; $cell) as [$class, $reason]
+  | classify($boot; $res; $panic; $driver_error; $cell) as [$class, $reason]
   | {
       schema: schema_version,
       id: $cell.id,

@@ -13,7 +13,7 @@
  *     -s KEY=VALUE a sysctl to set before the desktop starts (repeatable;
  *                  one that this kernel lacks is an error)
  *     -m MB        memory the "browser" probe holds [64]
- *     -H HOOK      a defence hook (workloads/defences/README.md): run as
+ *     -H HOOK      a defence hook (workloads/README.md, Defences): run as
  *                  "HOOK apply [PARAM]" once the desktop is up, before the
  *                  workload starts, and "HOOK evidence [PARAM]" at the end,
  *                  which prints the defence's evidence as one JSON object
