@@ -11,7 +11,7 @@ def of_type($t): map(select(.type == $t));
 
 # outcome: [class, reason]. Order matters: a dead kernel first, then a
 # guest that never answered, then a lab that failed, then the workload.
-def classify($boot; $result; $panic; $driver_error; $cell):
+def classify($boot; $result; $evidence; $panic; $driver_error; $cell):
   if $panic != "" then ["panic", $panic]
   elif $boot.status == "hung" then
     ["hung", "no end from the guest within \($boot.timeout) s; QEMU killed"]
@@ -20,7 +20,7 @@ def classify($boot; $result; $panic; $driver_error; $cell):
   elif $result == null then
     ["lab-error", "the guest driver reported no result (guest command exit \($boot.exit))"
                   + (if $driver_error != "" then ": \($driver_error)" else "" end)]
-  elif $cell.defence.hook != null and ($result | has("defence_evidence")) and $result.defence_evidence == null then
+  elif $cell.defence.hook != null and ($result | has("pids_max_refusals") | not) and $evidence == null then
     ["lab-error", "the defence hook \($cell.defence.hook) reported no evidence"]
   else
     # the terminal that started the workload is its own shell, reported
@@ -51,13 +51,15 @@ def acted(defence_acted):
     (if .defence_evidence != null and (try defence_acted catch false) == true
      then .cell.defence.label else empty end) ];
 
-# The defence's evidence: the hook's JSON object. Logs older than the hooks
-# (schema 1) carried it as fields of the driver's settings and result.
-def defence_evidence($res; $set; $defence):
+# The defence's evidence: the hook's JSON object, the driver's last line.
+# Logs older than the hooks (schema 1) carried it as fields of the
+# driver's settings and result.
+def defence_evidence($lines; $res; $set; $defence):
   if $res == null or $defence == "none" then null
-  elif $res | has("defence_evidence") then $res.defence_evidence
-  else {nproc: {nproc: $set.nproc}, pids: {pids_max: $set.pids_max, pids_max_refusals: $res.pids_max_refusals},
-        oomgroup: {oom_group_kills: $res.oom_group_kills}, earlyoom: {earlyoom_kills: $res.earlyoom_kills}}[$defence]
+  elif $res | has("pids_max_refusals") then
+    {nproc: {nproc: $set.nproc}, pids: {pids_max: $set.pids_max, pids_max_refusals: $res.pids_max_refusals},
+     oomgroup: {oom_group_kills: $res.oom_group_kills}, earlyoom: {earlyoom_kills: $res.earlyoom_kills}}[$defence]
+  else $lines | of_type("evidence") | last | .evidence // null
   end;
 
 # When the workload's cgroup became empty for good, from the timeline, or
@@ -81,7 +83,8 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
      | if . == null or .gone then .
        else ($lines | emptied_at) as $e
        | if $e == null then . else . + {gone: true, t_gone_s: $e} end end) as $res
-  | classify($boot; $res; $panic; $driver_error; $cell) as [$class, $reason]
+  | defence_evidence($lines; $res; $set; $cell.defence.name) as $evidence
+  | classify($boot; $res; $evidence; $panic; $driver_error; $cell) as [$class, $reason]
   | {
       schema: schema_version,
       id: $cell.id,
@@ -134,7 +137,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       min_memavail_kb: $res.min_memavail_kb,
       min_swapfree_kb: $res.min_swapfree_kb,
       kmsg_lost: $res.kmsg_lost,
-      defence_evidence: defence_evidence($res; $set; $cell.defence.name),
+      defence_evidence: $evidence,
       kernel_splats: ($res.kernel_splats // []),
       samples: $res.samples,
       started: $job.started,

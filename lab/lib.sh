@@ -2,6 +2,8 @@
 # Common helpers for the lab's scripts. Source it; it sources lab.conf.
 set -euo pipefail
 
+# a failure inside $(...) fails the substitution, as outside it
+shopt -s inherit_errexit
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=lab/lab.conf
 . "$LAB_ROOT/lab/lab.conf"
@@ -100,7 +102,7 @@ check_guard() {
 
 # The value of a "lcalab-KEY: value" comment in file $2.
 header_value() {
-	sed -n "s/^.*lcalab-$1:[[:space:]]*\([^[:space:]]*\).*$/\1/p" "$2" | head -1
+	sed -n "s/^.*lcalab-$1:[[:space:]]*\([^[:space:]]*\).*$/\1/p;T;q" "$2"
 }
 
 # A workload's deadline: DEADLINES (name=S,...) overrides $2.
@@ -256,7 +258,7 @@ check_run_dir() {
 		have=$(jq -R -r 'input_line_number as $n | (try fromjson catch null)
 			| if . == null then "\($n): not JSON"
 			  elif (.type | IN("pahole", "forkbench", "oomcost")) | not then "\($n): not an overhead record"
-			  else empty end' "$dir/runs.jsonl" | head -1)
+			  else empty end' "$dir/runs.jsonl" | awk 'NR == 1')
 		[ -z "$have" ] || die "$dir/runs.jsonl:$have"
 	else
 		"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/record.schema.json" "$dir/runs.jsonl" >&2 ||
@@ -266,7 +268,7 @@ check_run_dir() {
 	have=$(jq -r -n --slurpfile plan "$dir/plan.jsonl" '($plan | map({(.id): .}) | add) as $p
 		| inputs | select($p[.id] != .cell)
 		| "\(input_line_number): record \(.id) \(if $p[.id] == null then "is not in the plan" else "ran another cell than the plan has" end)"' \
-		"$dir/runs.jsonl" | head -1)
+		"$dir/runs.jsonl" | awk 'NR == 1')
 	[ -z "$have" ] || die "$dir/runs.jsonl:$have (records of another plan)"
 }
 

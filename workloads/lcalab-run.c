@@ -74,6 +74,7 @@
 #define MAX_SPLATS	32
 #define MAX_SYSCTLS	16
 #define EVIDENCE_MAX	4096
+#define HOOK_TIMEOUT_S	30
 
 enum { P_DAEMON, P_SESSION, P_EDITOR, P_BROWSER, P_TERMINAL, NPROBES };
 static const char *const probe_names[NPROBES] = {
@@ -313,11 +314,23 @@ static bool exited(int pidfd)
 	return poll(&p, 1, 0) > 0;
 }
 
+/* fork(), retried for a while: after a bomb the guest may be short of tasks or memory. */
+static pid_t fork_retrying(void)
+{
+	pid_t pid;
+	int tries;
+
+	for (tries = 0; (pid = fork()) < 0 && (errno == EAGAIN || errno == ENOMEM) && tries < 100; tries++)
+		usleep(100000);
+	return pid;
+}
+
 /*
  * Run the defence hook: "HOOK STEP [PARAM]", as root, outside the
- * driver's OOM protection, with the places it acts on in its environment.
- * Its stdout goes to @out (NUL-terminated) when @out is given. Returns its
- * exit status, or -1 when it could not run.
+ * driver's OOM protection, with the places it acts on in its environment;
+ * SIGALRM ends it after HOOK_TIMEOUT_S. Its stdout goes to @out
+ * (NUL-terminated) when @out is given. Returns its exit status, or -1
+ * when it could not run.
  */
 static int run_hook(const struct run *r, const char *step, char *out, size_t size)
 {
@@ -331,10 +344,16 @@ static int run_hook(const struct run *r, const char *step, char *out, size_t siz
 	snprintf(uid, sizeof(uid), "%d", r->uid);
 	if (out && pipe2(pipefd, O_CLOEXEC))
 		return -1;
-	pid = fork();
-	if (pid < 0)
+	pid = fork_retrying();
+	if (pid < 0) {
+		if (out) {
+			close(pipefd[0]);
+			close(pipefd[1]);
+		}
 		return -1;
+	}
 	if (pid == 0) {
+		alarm(HOOK_TIMEOUT_S);
 		write_file("/proc/self/oom_score_adj", "0");
 		sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 });
 		if (out && dup2(pipefd[1], STDOUT_FILENO) < 0)
@@ -715,7 +734,7 @@ static void print_result(const struct run *r)
 		else
 			printf(",\"max_gap_ms\":null}");
 	}
-	printf("],\"defence_evidence\":%s", *r->evidence ? r->evidence : "null");
+	printf("]");
 	printf(",\"kernel_splats\":[");
 	for (i = 0; i < r->nsplats; i++) {
 		printf(i ? "," : "");
@@ -764,7 +783,8 @@ static void parse(struct run *r, int argc, char **argv)
 			r->nproc = number(optarg, 'n');
 			break;
 		case 's':
-			if (r->nsysctls == MAX_SYSCTLS || !strchr(optarg, '=') || *optarg == '=') {
+			if (r->nsysctls == MAX_SYSCTLS || !strchr(optarg, '=') || *optarg == '=' ||
+			    strchr(optarg, '=') - optarg > 100) {
 				fprintf(stderr, "lcalab-run: -s wants KEY=VALUE (at most %d), not '%s'\n",
 					MAX_SYSCTLS, optarg);
 				exit(2);
@@ -855,9 +875,14 @@ int main(int argc, char **argv)
 	start_workload(&r);
 	watch(&r);
 	kill_workload();
-	if (r.hook)
-		collect_evidence(&r);
 	print_timeline(&r);
 	print_result(&r);
+	/* the evidence last, on its own line: a hook that fails costs only it */
+	if (r.hook) {
+		fflush(stdout);
+		collect_evidence(&r);
+		if (*r.evidence)
+			printf("{\"type\":\"evidence\",\"evidence\":%s}\n", r.evidence);
+	}
 	return 0;
 }

@@ -24,6 +24,9 @@
 
 #define GUEST_MARKER "lcalab.guest=1"
 
+/* glibc's; declared here too, so the order of the includes does not matter */
+extern char *program_invocation_short_name;
+
 static inline int inside_lab_guest(void)
 {
 	char line[4096], *word, *save;

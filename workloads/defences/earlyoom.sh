@@ -10,6 +10,9 @@ apply)
 	sleep 1
 	kill -0 $! 2>/dev/null || { echo "earlyoom.sh: earlyoom did not start: $(head -c 200 "$log")" >&2; exit 1; }
 	;;
-evidence) printf '{"earlyoom_kills":%d}\n' "$(grep -c 'sending SIG' "$log" || true)" ;;
+evidence)
+	[ -f "$log" ] || { echo "earlyoom.sh: no $log" >&2; exit 1; }
+	printf '{"earlyoom_kills":%d}\n' "$(grep -c 'sending SIG' "$log" || true)"
+	;;
 *) echo "earlyoom.sh: unknown step '$1'" >&2; exit 2 ;;
 esac

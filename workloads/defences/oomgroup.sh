@@ -12,6 +12,7 @@ apply)
 	;;
 evidence)
 	kills=$(awk '$1 == "oom_group_kill" { print $2 }' "$LCALAB_CGROUP/memory.events")
+	[ -n "$kills" ] || { echo "oomgroup.sh: no oom_group_kill in memory.events" >&2; exit 1; }
 	printf '{"oom_group_kills":%d}\n' "$kills"
 	;;
 *) echo "oomgroup.sh: unknown step '$1'" >&2; exit 2 ;;
