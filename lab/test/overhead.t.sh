@@ -59,7 +59,7 @@ check_oom_cost() {
 		fail "lca's second kill did not take the root's subtree: $(jq -c 'select(.type == "oom" and .variant == "lca") | {shape, oom, lca, lca_killed, gone}' "$f" | tr '\n' ' ')"
 	jq -e -s 'map(select(.type == "oom" and .variant == "stock")) | all(.lca == null and .calls.oom_lca_decide == 0)' "$f" >/dev/null ||
 		fail "stock ran an LCA decision"
-	jq -e -s --argjson fields "$LCA_FIELDS_BYTES" 'map(select(.type == "size")) | first | .pahole
+	jq -e -s 'map(select(.type == "size")) | first | .fields_bytes as $fields | .pahole
 		| .["lca-trace"].bio.size == $fields and .["stock-trace"].bio == null
 		  and .delta_members == $fields and .delta_bytes == (($fields + 63) / 64 | floor) * 64' "$f" >/dev/null ||
 		fail "pahole: $(jq -c -s 'map(select(.type == "size")) | first | .pahole' "$f")"
