@@ -1,13 +1,19 @@
 # The article's claims, checked against a run's records (input: the
 # array of latest records). Each claim: {claim, source, verdict, evidence};
-# verdict is reproduced, not reproduced, partly, or not measured.
+# verdict is reproduced, not reproduced, partly, not measured, or
+# inconclusive. A verdict rests on the conclusive runs only (outcome.jq
+# conclusive: something acted); the evidence counts the others.
 
-def cell($w; $s; $k): map(select(.workload == $w and .swap == $s and .kernel == $k and .outcome != "lab-error"));
+include "outcome";
+
+# The runs of a cell that say something of the policy.
+def cell($w; $s; $k): map(select(.workload == $w and .swap == $s and .kernel == $k and conclusive));
+def all_runs($w; $s; $k): map(select(.workload == $w and .swap == $s and .kernel == $k and .outcome != "lab-error"));
 
 def tally: group_by(.outcome) | map("\(length) \(.[0].outcome)") | join(", ");
 
 def cells_text($w; $k; $swaps):
-  . as $r | $swaps | map(. as $s | "swap \($s): \($r | cell($w; $s; $k) | tally | if . == "" then "no runs" else . end)") | join("; ");
+  . as $r | $swaps | map(. as $s | "swap \($s): \($r | all_runs($w; $s; $k) | tally | if . == "" then "no runs" else . end)") | join("; ");
 
 def all_are($classes): length > 0 and all(.outcome as $o | $classes | index($o));
 
@@ -15,38 +21,41 @@ def verdict($yes; $no): if $yes then "reproduced" elif $no then "not reproduced"
 
 def gap_s: map(.max_probe_gap_ms // empty) | if length == 0 then null else (max / 100 | round) / 10 end;
 
+# A claim none of whose runs was conclusive has no verdict.
+def without_evidence: if .runs == 0 then .verdict = "inconclusive" else . end | del(.runs);
+
 def claims($swaps):
   . as $r
   | [
     ( [$swaps[] as $s | $r | cell("a"; $s; "stock")[]] as $c
-      | {claim: "The stock OOM killer cannot handle a.sh.",
+      | {runs: ($c | length), claim: "The stock OOM killer cannot handle a.sh.",
          source: "patch notes (v2.2)",
          verdict: verdict($c | all_are(["persists", "collateral", "hung", "panic"]);
                           $c | all_are(["clean"])),
          evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); OOM kills per run: \($c | map(.oom_kills // 0) | join(", "))"}),
     ( [$swaps[] as $s | $r | cell("a"; $s; "lca")[], cell("b"; $s; "lca")[]] as $c
-      | {claim: "The LCA killer stops a.sh and b.sh without ill effects.",
+      | {runs: ($c | length), claim: "The LCA killer stops a.sh and b.sh without ill effects.",
          source: "LWN, \"Defending against fork bombs\" (2005)",
          verdict: verdict($c | all_are(["clean"]); $c | map(select(.outcome == "clean")) | length == 0),
          evidence: "lca, a: \($r | cells_text("a"; "lca"; $swaps)); lca, b: \($r | cells_text("b"; "lca"; $swaps)); OOM kills per run: \($c | map(.oom_kills // 0) | join(", ")); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
     ( [$swaps[] as $s | $r | cell("folkert"; $s; "lca")[]] as $c
-      | {claim: "The LCA killer stops folkert, with collateral damage.",
+      | {runs: ($c | length), claim: "The LCA killer stops folkert, with collateral damage.",
          source: "LWN (2005)",
          verdict: verdict($c | all(.gone == true and (.probes_lost | length) > 0) and length > 0;
                           $c | all(.gone != true)),
          evidence: "lca, folkert: \($r | cells_text("folkert"; "lca"; $swaps)); bomb gone in \($c | map(select(.gone == true)) | length) of \($c | length) runs"}),
     ( ($r | cell("folkert"; "on"; "lca")) as $on | ($r | cell("folkert"; "off"; "lca")) as $off
-      | {claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
+      | {runs: ([$on[], $off[]] | length), claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
          source: "LWN (2005)",
          verdict: (if ($on | length) == 0 or ($off | length) == 0 then "not measured"
                    else verdict(($on | gap_s) > ($off | gap_s); ($on | gap_s) <= ($off | gap_s)) end),
-         evidence: "lca, folkert: longest probe heartbeat gap \($on | gap_s) s with swap, \($off | gap_s) s without (deadline \($on[0].deadline_s // "?") s, so minutes cannot be observed)"}),
-    ( ($r | map(select(.kind == "false-positive" and .outcome != "lab-error"))) as $fp
+         evidence: "lca, folkert: longest probe heartbeat gap \($on | gap_s) s with swap, \($off | gap_s) s without (conclusive runs: \($on | length) with swap, \($off | length) without; deadline \($on[0].deadline_s // "?") s, so minutes cannot be observed)"}),
+    ( ($r | map(select(.kind == "false-positive" and conclusive))) as $fp
       | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == "lca"))) as $lc
       | def bad: map(select(.outcome == "killed" or .outcome == "collateral")) | length;
-      {claim: "Upstream's objection: killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
+      {runs: ($fp | length), claim: "Upstream's objection: killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
          source: "LKML review of the patch (2005)",
          verdict: (if ($lc | length) == 0 or ($st | length) == 0 then "not measured"
                    else verdict(($lc | bad) > ($st | bad); ($lc | bad) <= ($st | bad)) end),
-         evidence: "false-positive runs with the root killed or a probe lost: lca \($lc | bad) of \($lc | length), stock \($st | bad) of \($st | length); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
-  ];
+         evidence: "false-positive runs with the root killed or a probe lost: lca \($lc | bad) of \($lc | length), stock \($st | bad) of \($st | length) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive")) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
+  ] | map(without_evidence);

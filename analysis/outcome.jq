@@ -5,13 +5,20 @@ def schema_version: 2;
 
 # How bad each outcome class is: a cell's class is its worst over the
 # repetitions, and make compare calls NEW worse when a cell's class got worse.
+# inconclusive and lab-error runs say nothing of the kernel: they have none.
 def severity: {clean: 0, survived: 0, collateral: 1, killed: 1, persists: 2, hung: 3, panic: 4};
+
+# The classes that are a result about the policy.
+def conclusive: .outcome | IN("inconclusive", "lab-error") | not;
 
 def of_type($t): map(select(.type == $t));
 
 # outcome: [class, reason]. Order matters: a dead kernel first, then a
-# guest that never answered, then a lab that failed, then the workload.
-def classify($boot; $result; $evidence; $panic; $driver_error; $cell):
+# guest that never answered, then a lab that failed, then the workload. A
+# run in which nothing acted on the workload (no OOM kill, no LCA decision,
+# no defence: $acted is empty) tested no mechanism: inconclusive, unless
+# the workload was killed or the desktop lost all the same.
+def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
   if $panic != "" then ["panic", $panic]
   elif $boot.status == "hung" then
     ["hung", "no end from the guest within \($boot.timeout) s; QEMU killed"]
@@ -27,16 +34,21 @@ def classify($boot; $result; $evidence; $panic; $driver_error; $cell):
     # apart (terminal_lost); the desktop is every other probe
     ($result.probes | map(select(.alive | not) | .name) - ["terminal"]) as $lost
     | (if ($lost | length) > 0 then "; probes lost: \($lost | join(", "))" else "" end) as $also
+    | ($acted | length == 0) as $idle
     | if $cell.workload.kind == "bomb" then
-        if $result.gone | not then
+        if ($result.gone | not) and $idle then
+          ["inconclusive", "nothing acted on the bomb by the \($result.t_end_s) s deadline (\($result.leftover_tasks) tasks)\($also)"]
+        elif $result.gone | not then
           ["persists", "\($result.leftover_tasks) bomb tasks left at the \($result.t_end_s) s deadline\($also)"]
         elif ($lost | length) > 0 then ["collateral", "bomb gone at \($result.t_gone_s) s\($also)"]
+        elif $idle then ["inconclusive", "the bomb went at \($result.t_gone_s) s with nothing acting on it"]
         else ["clean", "bomb gone at \($result.t_gone_s) s, desktop alive"]
         end
       elif ($result.workload_status // 0) >= 128
            or ($result.workload_status == null and ($result.workload_root_alive | not)) then
         ["killed", "the workload's root process was killed (status \($result.workload_status))\($also)"]
       elif ($lost | length) > 0 then ["collateral", "the workload's root process lived\($also)"]
+      elif $idle then ["inconclusive", "no OOM kill and no defence: the memory pressure never reached a policy"]
       else ["survived", "the workload's root process ran on or finished by itself"]
       end
     end;
@@ -84,7 +96,6 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
        else ($lines | emptied_at) as $e
        | if $e == null then . else . + {gone: true, t_gone_s: $e} end end) as $res
   | defence_evidence($lines; $res; $set; $cell.defence.name) as $evidence
-  | classify($boot; $res; $evidence; $panic; $driver_error; $cell) as [$class, $reason]
   | {
       schema: schema_version,
       id: $cell.id,
@@ -104,8 +115,8 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       rep: $cell.rep,
       seed: $cell.seed,
       deadline_s: $cell.workload.deadline_s,
-      outcome: $class,
-      outcome_reason: $reason,
+      outcome: null,
+      outcome_reason: null,
       qemu: $boot.qemu,
       accel: $boot.accel,
       guest: {
@@ -144,4 +155,6 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       ended: $job.ended,
       wall_s: $boot.wall_seconds
     }
-  | . + {acted: acted(defence_acted)};
+  | . + {acted: acted(defence_acted)}
+  | classify($boot; $res; $evidence; $panic; $driver_error; $cell; .acted) as [$class, $reason]
+  | .outcome = $class | .outcome_reason = $reason;
