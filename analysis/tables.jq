@@ -33,19 +33,26 @@ def header($meta; $first):
 
 def in_cell($w; $c): cell_key($w; $c) as $k | map(select(.key == $k));
 
-# "3/3 clean" or "2 clean, 1 persists", and what is missing.
-def outcome_counts($reps):
+# A cell's outcomes as proportions of its conclusive runs, each with its
+# exact 95% interval ($ci: analysis/stats ci), then the runs that say
+# nothing (inconclusive, lab-error) and what is missing:
+# "2/2 persists (15.8–100%); 1 inconclusive".
+def outcome_counts($reps; $ci):
   length as $n
-  | (group_by(.outcome) | map({o: .[0].outcome, n: length}) | sort_by(-.n, .o)) as $g
+  | map(select(conclusive)) as $c | ($c | length) as $m
+  | (map(select(conclusive | not)) | group_by(.outcome) | map("\(length) \(.[0].outcome)") | join(", ")) as $other
   | if $n == 0 then "missing"
-    elif ($g | length) == 1 then "\($g[0].n)/\($reps) \($g[0].o)"
-    else $g | map("\(.n) \(.o)") | join(", ") end
+    elif $m == 0 then "no conclusive run (\($other))"
+    else ($c | group_by(.outcome) | map({o: .[0].outcome, k: length}) | sort_by(-.k, .o)
+          | map($ci["\(.k)/\($m)"] as [$lo, $hi] | "\(.k)/\($m) \(.o) (\($lo)–\($hi)%)") | join(", "))
+         + (if $other != "" then "; \($other)" else "" end)
+    end
   + (if $n > 0 and $n < $reps then " (\($reps - $n) missing)" else "" end);
 
 def seconds: if . == null then "–" else "\(round1) s" end;
 
-def survival_cell($reps):
-  outcome_counts($reps)
+def survival_cell($reps; $ci):
+  outcome_counts($reps; $ci)
   + (map(select(.gone == true and .kind == "bomb") | .t_gone_s) | median
      | if . == null then "" else "; gone in \(seconds) (median)" end);
 

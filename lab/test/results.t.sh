@@ -182,8 +182,10 @@ t_unit_report_matches_golden() {
 	run=$(small_run)
 	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "report failed"
 	diff -u "$fixtures/golden/report.md" "$run/report.md" || fail "report.md differs from the golden file"
-	grep -q '| build | 1/1 collateral | 1/1 killed | missing | missing |' "$run/report.md" ||
+	grep -qF '| build | 1/1 collateral (2.5–100%) | 1/1 killed (2.5–100%) | missing | missing |' "$run/report.md" ||
 		fail "missing cells are not marked"
+	grep -qF '| a | no conclusive run (1 inconclusive) |' "$run/report.md" ||
+		fail "a cell without a conclusive run is not said to be one"
 }
 
 t_unit_report_renders_figures() {
@@ -318,4 +320,15 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 		classify({status: "finished", exit: 0}; {gone: true, probes: []}; null; ""; "";
 			{workload: {kind: "bomb"}, defence: {hook: "/lab/workloads/defences/pids.sh"}}; ["oom-killer"]) | .[0]')
 	[ "$got" = lab-error ] || fail "no evidence from a hook: $got"
+}
+
+# The intervals come from scipy's exact binomial test: 3 of 3 is 29.2-100%
+# (1 - 0.975^(1/3) = 0.2924), 0 of 1 is 0-97.5%.
+t_unit_stats_gives_exact_intervals() {
+	local table
+	table=$("$LAB_ROOT/analysis/stats" ci 3) || fail "analysis/stats failed"
+	jq -e '.["3/3"] == [29.2, 100] and .["0/1"] == [0, 97.5] and .["1/2"] == [1.3, 98.7] and length == 9' \
+		<<<"$table" >/dev/null || fail "unexpected intervals: $table"
+	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" ci 0
+	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" pi 3
 }
