@@ -214,16 +214,46 @@ t_unit_compare_flags_regressions() {
 	base=$(small_run)
 	expect_exit 0 '^No regression.$' "$LAB_ROOT/analysis/compare" "$base" "$base"
 	new=$(small_run)
-	# build on stock without swap gets worse (the guest hung); prefork on lca
-	# was inconclusive and is killed now: not comparable; one a cell goes missing
+	# one run a side supports no claim: build on stock without swap hung
+	# (both bad) and prefork on lca went from inconclusive to killed (not
+	# comparable); one a cell goes missing
 	jq -c 'if .workload == "build" and .kernel == "stock" then .outcome = "hung"
 		elif .workload == "prefork" and .kernel == "lca" then .outcome = "killed" else . end
 		| select(.workload != "a" or .swap != "on" or .kernel != "stock")' \
 		"$fixtures/run-small/runs.jsonl" >"$new/runs.jsonl"
-	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a regression exited 0"
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "one run a side was called a regression"
 	printf '%s\n' "$out"
 	diff -u "$fixtures/golden/compare.md" <(sed "s|$base|BASE_DIR|; s|$new|NEW_DIR|" <<<"$out") ||
 		fail "compare output differs from the golden file"
+	# six runs a side: 0 of 6 bad against 6 of 6 is a regression (p = 0.0011),
+	# 0 of 6 against 3 of 6 is not (p = 0.0909)
+	base=$(synthetic_run survived survived survived survived survived survived)
+	new=$(synthetic_run killed killed killed killed killed killed)
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a regression exited 0: $out"
+	printf '%s\n' "$out"
+	grep -q '^| prefork swap=off stock | survived (0/6 bad) | killed (6/6 bad) | WORSE (p = 0.0011) |$' <<<"$out" ||
+		fail "the regression is not flagged with its p-value"
+	new=$(synthetic_run killed survived killed survived killed survived)
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "3 of 6 against 0 of 6 was called a regression"
+	grep -q 'no supported difference (p = 0.0909 worse' <<<"$out" || fail "no p-value for 3 of 6 against 0 of 6: $out"
+}
+
+# A run of one cell (prefork, swap off, stock), one repetition per
+# outcome given, from the survived fixture's evidence.
+synthetic_run() {
+	local dir rec i=0 outcome
+	dir=$(mktemp -d)/synthetic
+	mkdir -p "$dir"
+	rec=$("$LAB_ROOT/analysis/record" "$fixtures/cells/survived")
+	for outcome in "$@"; do
+		i=$((i + 1))
+		jq -c --argjson i "$i" --arg o "$outcome" '.cell | .rep = $i | .id = "\($i)-prefork-off-stock"' <<<"$rec" >>"$dir/plan.jsonl"
+		jq -c --argjson i "$i" --arg o "$outcome" '.cell.rep = $i | .cell.id = "\($i)-prefork-off-stock"
+			| .rep = $i | .id = .cell.id | .outcome = $o | .cell_dir = "cells/\(.id)"' <<<"$rec" >>"$dir/runs.jsonl"
+	done
+	jq --argjson reps "$#" '.matrix = {type: "survival", kernels: ["stock"], swap: ["off"], workloads: ["prefork"],
+		defences: ["none"], reps: $reps, seed: 0}' "$fixtures/run-small/meta.json" >"$dir/meta.json"
+	printf '%s\n' "$dir"
 }
 
 t_unit_paper_builds_from_results() {
