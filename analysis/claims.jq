@@ -1,8 +1,9 @@
 # The article's claims, checked against a run's records (input: the
 # array of latest records). Each claim: {claim, source, verdict, evidence};
-# verdict is reproduced, not reproduced, partly, not measured, or
-# inconclusive. A verdict rests on the conclusive runs only (outcome.jq
-# conclusive: something acted); the evidence counts the others.
+# verdict is reproduced, not reproduced, partly, not shown, not measured,
+# or inconclusive. A verdict rests on the conclusive runs only (outcome.jq
+# conclusive: something acted); the evidence counts the others and gives
+# each proportion its exact 95% interval ($ci: analysis/stats ci).
 
 include "outcome";
 
@@ -19,12 +20,25 @@ def all_are($classes): length > 0 and all(.outcome as $o | $classes | index($o))
 
 def verdict($yes; $no): if $yes then "reproduced" elif $no then "not reproduced" else "partly" end;
 
+# "k/n (lo–hi%)": how many runs of . pass the filter, with its interval.
+def share(f; $ci): length as $n | map(select(f)) | length as $k
+  | if $n == 0 then "0 runs" else "\($k)/\($n) (\($ci["\($k)/\($n)"][0])–\($ci["\($k)/\($n)"][1])%)" end;
+
+# The false-positive runs that went wrong (the root killed or a probe
+# lost): bad and good conclusive runs, stock as BASE, lca as NEW, for
+# analysis/stats fisher.
+def fp_bad: .outcome == "killed" or .outcome == "collateral";
+def fp_counts:
+  map(select(.kind == "false-positive" and conclusive)) as $fp
+  | def side($k): $fp | map(select(.kernel == $k)) | [(map(select(fp_bad)) | length), (map(select(fp_bad | not)) | length)];
+  [{base: side("stock"), new: side("lca")}];
+
 def gap_s: map(.max_probe_gap_ms // empty) | if length == 0 then null else (max / 100 | round) / 10 end;
 
 # A claim none of whose runs was conclusive has no verdict.
 def without_evidence: if .runs == 0 then .verdict = "inconclusive" else . end | del(.runs);
 
-def claims($swaps):
+def claims($swaps; $ci; $fisher):
   . as $r
   | [
     ( [$swaps[] as $s | $r | cell("a"; $s; "stock")[]] as $c
@@ -32,30 +46,30 @@ def claims($swaps):
          source: "patch notes (v2.2)",
          verdict: verdict($c | all_are(["persists", "collateral", "hung", "panic"]);
                           $c | all_are(["clean"])),
-         evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); OOM kills per run: \($c | map(.oom_kills // 0) | join(", "))"}),
+         evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); persists or worse in \($c | share(.outcome | IN("persists", "collateral", "hung", "panic"); $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", "))"}),
     ( [$swaps[] as $s | $r | cell("a"; $s; "lca")[], cell("b"; $s; "lca")[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops a.sh and b.sh without ill effects.",
          source: "LWN, \"Defending against fork bombs\" (2005)",
          verdict: verdict($c | all_are(["clean"]); $c | map(select(.outcome == "clean")) | length == 0),
-         evidence: "lca, a: \($r | cells_text("a"; "lca"; $swaps)); lca, b: \($r | cells_text("b"; "lca"; $swaps)); OOM kills per run: \($c | map(.oom_kills // 0) | join(", ")); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
+         evidence: "lca, a: \($r | cells_text("a"; "lca"; $swaps)); lca, b: \($r | cells_text("b"; "lca"; $swaps)); clean in \($c | share(.outcome == "clean"; $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", ")); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
     ( [$swaps[] as $s | $r | cell("folkert"; $s; "lca")[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops folkert, with collateral damage.",
          source: "LWN (2005)",
          verdict: verdict($c | all(.gone == true and (.probes_lost | length) > 0) and length > 0;
                           $c | all(.gone != true)),
-         evidence: "lca, folkert: \($r | cells_text("folkert"; "lca"; $swaps)); bomb gone in \($c | map(select(.gone == true)) | length) of \($c | length) runs"}),
+         evidence: "lca, folkert: \($r | cells_text("folkert"; "lca"; $swaps)); bomb gone in \($c | share(.gone == true; $ci)) of the conclusive runs, with a probe lost in \($c | share(.gone == true and (.probes_lost | length) > 0; $ci))"}),
     ( ($r | cell("folkert"; "on"; "lca")) as $on | ($r | cell("folkert"; "off"; "lca")) as $off
       | {runs: ([$on[], $off[]] | length), claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
          source: "LWN (2005)",
          verdict: (if ($on | length) == 0 or ($off | length) == 0 then "not measured"
+                   elif ($on | length) < 3 or ($off | length) < 3 then "not shown"
                    else verdict(($on | gap_s) > ($off | gap_s); ($on | gap_s) <= ($off | gap_s)) end),
          evidence: "lca, folkert: longest probe heartbeat gap \($on | gap_s) s with swap, \($off | gap_s) s without (conclusive runs: \($on | length) with swap, \($off | length) without; deadline \($on[0].deadline_s // "?") s, so minutes cannot be observed)"}),
     ( ($r | map(select(.kind == "false-positive" and conclusive))) as $fp
       | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == "lca"))) as $lc
-      | def bad: map(select(.outcome == "killed" or .outcome == "collateral")) | length;
-      {runs: ($fp | length), claim: "Upstream's objection: killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
+      | {runs: ($fp | length), claim: "Upstream's objection: killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
          source: "LKML review of the patch (2005)",
          verdict: (if ($lc | length) == 0 or ($st | length) == 0 then "not measured"
-                   else verdict(($lc | bad) > ($st | bad); ($lc | bad) <= ($st | bad)) end),
-         evidence: "false-positive runs with the root killed or a probe lost: lca \($lc | bad) of \($lc | length), stock \($st | bad) of \($st | length) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive")) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
+                   elif $fisher.p_worse < 0.05 then "reproduced" else "not shown" end),
+         evidence: "false-positive runs with the root killed or a probe lost: lca \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that lca does worse: p = \($fisher.p_worse) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive")) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
   ] | map(without_evidence);

@@ -362,3 +362,43 @@ t_unit_stats_gives_exact_intervals() {
 	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" ci 0
 	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" pi 3
 }
+
+# The claims' verdict rules on synthetic records: claim 1 (stock, a.sh) in
+# each of its branches, and claim 5 (false positives, lca against stock)
+# with and without support from its exact test.
+t_unit_claims_verdicts_on_synthetic_records() {
+	local ci
+	ci=$("$LAB_ROOT/analysis/stats" ci 12)
+	# claim N's verdict for records given as "kernel workload kind outcome" words
+	verdict() {
+		local n=$1 recs fisher
+		shift
+		recs=$(printf '%s\n' "$@" | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
+			| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: "off",
+			   oom_kills: 1, probes_lost: [], gone: (.[3] | IN("clean", "collateral")), lca_killed: 0})')
+		fisher=$(jq -c -L "$LAB_ROOT/analysis" 'include "claims"; fp_counts' <<<"$recs" | "$LAB_ROOT/analysis/stats" fisher)
+		jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" --argjson n "$n" \
+			'include "claims"; claims(["off"]; $ci; $f[0])[$n - 1].verdict' <<<"$recs"
+	}
+	check() {
+		local want=$1 got
+		shift
+		got=$(verdict "$@")
+		printf '%-16s %s\n' "$got" "$*"
+		[ "$got" = "$want" ] || fail "claim $1 on '$*': $got, expected $want"
+	}
+	check reproduced 1 "stock a bomb persists" "stock a bomb collateral"
+	check "not reproduced" 1 "stock a bomb clean" "stock a bomb clean"
+	check partly 1 "stock a bomb persists" "stock a bomb clean"
+	check inconclusive 1 "stock a bomb inconclusive" "stock a bomb inconclusive"
+	check reproduced 1 "stock a bomb persists" "stock a bomb inconclusive"
+	check "not reproduced" 2 "lca a bomb collateral" "lca b bomb persists"
+	local six_killed=() six_survived=()
+	for _ in 1 2 3 4 5 6; do
+		six_killed+=("lca leak false-positive killed")
+		six_survived+=("stock leak false-positive survived")
+	done
+	check reproduced 5 "${six_killed[@]}" "${six_survived[@]}"
+	check "not shown" 5 "lca leak false-positive killed" "stock leak false-positive survived"
+	check inconclusive 5 "lca leak false-positive inconclusive" "stock leak false-positive inconclusive"
+}
