@@ -85,6 +85,21 @@ def emptied_at:
     elif $i == null then $s[0].t
     else $s[$i + 1].t // null end;
 
+# The first OOM victim, from the kernel's "Killed process PID (COMM) ...
+# anon-rss:NkB" line: which desktop probe it was (by pid, where the driver
+# reported the probes' pids) and whether it was a bomb member (its comm is
+# the workload program's name, as the kernel cuts it to 15 characters).
+# Input: the record.
+def first_victim($line):
+  if $line == "" then null else
+    ($line | capture("Killed process (?<pid>[0-9]+) \\((?<comm>[^)]*)\\)(.*anon-rss:(?<rss>[0-9]+)kB)?")) as $m
+    | ($m.pid | tonumber) as $pid
+    | (.cell.workload.guest_path | split("/") | last | .[0:15]) as $prog
+    | {pid: $pid, comm: $m.comm, anon_rss_kb: ($m.rss // null | if . == null then null else tonumber end),
+       probe: ((.probe_pids // {}) | to_entries | map(select(.value == $pid) | .key) | first // null),
+       bomb_member: (.kind == "bomb" and $m.comm == $prog)}
+  end;
+
 def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
   $job.cell as $cell
   | $job.build as $build
@@ -142,6 +157,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       probes_lost: (($res.probes // []) | map(select(.alive | not) | .name) - ["terminal"]),
       terminal_lost: (($res.probes // []) | any(.name == "terminal" and (.alive | not))),
       probe_max_gap_ms: (($res.probes // []) | map(select(.max_gap_ms != null) | {(.name): .max_gap_ms}) | add),
+      probe_pids: (($res.probes // []) | map(select(.pid != null) | {(.name): .pid}) | add),
       max_probe_gap_ms: (($res.probes // []) | map(.max_gap_ms // empty) | max),
       peak_tasks: $res.peak_tasks,
       peak_workload_tasks: $res.peak_workload_tasks,

@@ -89,6 +89,19 @@ def lab_errors:
   | if length == 0 then "None."
     else .[] | "- \(.id): \(.outcome_reason)" end;
 
+# The first OOM victims over a cell's runs, by name, with the median of
+# their resident memory: "probe 2/3 (64 MB), none 1/3"; a bomb member or a
+# known desktop probe says so.
+def victim_cell:
+  length as $n
+  | if $n == 0 then "missing"
+    else map(.first_victim | {v: (if . == null then "none"
+               else .comm + (if .bomb_member then " (bomb member)" elif .probe != null then " (\(.probe))" else "" end) end),
+             kb: (.anon_rss_kb // null)})
+         | group_by(.v) | map({v: .[0].v, k: length, mb: (map(.kb // empty) | median)}) | sort_by(-.k, .v)
+         | map("\(.v) \(.k)/\($n)" + (if .mb == null then "" else " (\(.mb / 1024 | round) MB)" end)) | join(", ")
+    end;
+
 # Who acted, over a cell's runs: "lca 3/3, oom-killer 3/3".
 def acted_cell:
   length as $n

@@ -723,8 +723,8 @@ static void print_result(const struct run *r)
 	for (i = 0; i < NPROBES; i++) {
 		const struct probe *p = &r->probes[i];
 
-		printf("%s{\"name\":\"%s\",\"alive\":%s,\"died_at_s\":", i ? "," : "",
-		       probe_names[i], p->alive ? "true" : "false");
+		printf("%s{\"name\":\"%s\",\"pid\":%d,\"alive\":%s,\"died_at_s\":", i ? "," : "",
+		       probe_names[i], p->pid, p->alive ? "true" : "false");
 		if (p->alive)
 			printf("null");
 		else

@@ -21,6 +21,15 @@ t_unit_record_classifies_each_fixture() {
 		n=$((n + 1))
 	done
 	"$LAB_ROOT/analysis/validate" "$schema" "$recs" || fail "a fixture record does not follow the schema"
+	# the first OOM victim: a bomb member in the clean run, the 64 MB browser
+	# probe in the collateral one, none where nothing was killed
+	"$LAB_ROOT/analysis/record" "$fixtures/cells/clean" | jq -e '.first_victim | .comm == "b.sh" and .bomb_member' >/dev/null ||
+		fail "clean: the first victim is not the bomb member"
+	"$LAB_ROOT/analysis/record" "$fixtures/cells/collateral" |
+		jq -e '.first_victim | .comm == "probe" and (.bomb_member | not) and .anon_rss_kb == 65412' >/dev/null ||
+		fail "collateral: the first victim is not the browser probe"
+	"$LAB_ROOT/analysis/record" "$fixtures/cells/inconclusive" | jq -e '.first_victim == null' >/dev/null ||
+		fail "inconclusive: a first victim without an OOM kill"
 	for want in clean collateral persists survived killed inconclusive hung panic lab-error; do
 		ls -d "$fixtures/cells/$want"* >/dev/null 2>&1 || fail "no fixture for class $want"
 	done
