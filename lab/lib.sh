@@ -151,6 +151,15 @@ workload_json() {
 		  guest_path: $guest, args: ($args | split(" ") | map(select(. != ""))), own: $own}'
 }
 
+# Run a workload program on this host the only way the lab ever does: to
+# see its guard refuse. Belt and braces, in case a guard ever broke: as
+# nobody, with RLIMIT_NPROC 1 (fork fails for a non-root user), 1 GiB of
+# address space and 10 s.
+run_jailed() {
+	timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		prlimit --nproc=1 --as=1073741824 -- "$@"
+}
+
 # Build (a .c, static) or copy (a .sh, with guard.sh beside it) workload
 # $1 of one's own into directory $2, then prove its guard: started on
 # this host as nobody with RLIMIT_NPROC 1, it must refuse (exit 2).
@@ -171,8 +180,7 @@ ship_own_workload() {
 		;;
 	esac
 	chmod 755 "$stage"
-	out=$(cd "$stage" && timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		prlimit --nproc=1 --as=1073741824 -- "$bin" 2>&1) || rc=$?
+	out=$(cd "$stage" && run_jailed "$bin" 2>&1) || rc=$?
 	if [ $rc -ne 2 ] || ! grep -q 'refusing to run: not inside a lab guest' <<<"$out"; then
 		die "$src: its guard did not refuse to run on this host (exit $rc: ${out:0:160}); not shipped"
 	fi

@@ -56,8 +56,7 @@ t_unit_boot_refuses_busy_out_dir() {
 }
 
 # Every workload of the registry, and every guest program, refuses to
-# start on the host. Belt and braces: run as nobody with RLIMIT_NPROC 1
-# (fork fails for a non-root user), in case the guard ever broke.
+# start on the host (run_jailed: as nobody, RLIMIT_NPROC 1).
 t_unit_workloads_refuse_outside_guest() {
 	local dir prog bin args n=0
 	dir=$(mktemp -d)
@@ -78,9 +77,7 @@ t_unit_workloads_refuse_outside_guest() {
 		forkbench) args=(fork) ;;
 		memhog) args=(-m 1) ;;
 		esac
-		expect_exit 2 "refusing to run: not inside a lab guest" \
-			timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
-			prlimit --nproc=1 -- "$dir/$bin" "${args[@]}"
+		expect_exit 2 "refusing to run: not inside a lab guest" run_jailed "$dir/$bin" "${args[@]}"
 		n=$((n + 1))
 	done
 	rm -rf "$dir"
