@@ -29,7 +29,9 @@
  * rest of out_of_memory() ("rest_us": the inlined victim scan and LCA
  * kill), the victim's comm, the LCA line's ancestor and count, and how many
  * tasks went after the kill ("gone"); "slab_at" with the task_struct slab
- * at full population, in the first repetition.
+ * at full population, in the first repetition; "irqsoff" with the longest
+ * interrupts-off section of one more repetition's subtree kill (us, and
+ * the functions where it started and ended), on the irqsoff tracer.
  */
 #include "lcalab.h"
 
@@ -574,6 +576,75 @@ static void measure(int chain, long size, int rep, int slab)
 		die("the population did not exit");
 }
 
+/* One SysRq-f without the function graph tracer: until oom_kill counts it. */
+static void trigger_oom_untimed(void)
+{
+	long kills = proc_field("/proc/vmstat", "oom_kill");
+	time_t end = time(NULL) + OOM_TIMEOUT_S;
+
+	write_file("/proc/sysrq-trigger", "f");
+	while (proc_field("/proc/vmstat", "oom_kill") == kills && time(NULL) < end)
+		sleep_ms(50);
+	if (proc_field("/proc/vmstat", "oom_kill") == kills)
+		die("SysRq-f killed nothing within %d s", OOM_TIMEOUT_S);
+}
+
+/* The function an irqsoff trace names after KEY ("=> started at:"). */
+static void section_end(const char *trace, const char *key, char *fn, size_t len)
+{
+	const char *p = strstr(trace, key);
+
+	snprintf(fn, len, "?");
+	if (p)
+		sscanf(p + strlen(key), " %63[A-Za-z0-9_.]", fn);
+}
+
+/*
+ * The longest interrupts-off section from the second SysRq-f until the
+ * population is still again: the subtree kill, the members' exits and
+ * their release, which moves each one's biological children under
+ * tasklist_lock with interrupts off. One more repetition, on the irqsoff
+ * tracer (a -trace kernel has it); skipped, with a line saying so, if the
+ * kernel lacks it.
+ */
+static void measure_irqsoff(int chain, long size)
+{
+	const char *shape = chain ? "chain" : "tree";
+	long total = population_size(chain, size), max_us;
+	char *tracers, *lat, *trace, from[64], to[64];
+	pid_t root;
+
+	tracers = read_file(TRACEFS "/available_tracers", 4096);
+	if (!strstr(tracers, "irqsoff")) {
+		printf("{\"type\":\"irqsoff\",\"shape\":\"%s\",\"size\":%ld,\"max_us\":null}\n", shape, size);
+		free(tracers);
+		return;
+	}
+	free(tracers);
+	write_file(TRACEFS "/current_tracer", "nop");
+	settle();
+	root = build(chain, size, total);
+	trigger_oom_untimed();
+	settle();
+	write_file(TRACEFS "/current_tracer", "irqsoff");
+	write_file(TRACEFS "/tracing_max_latency", "0");
+	trigger_oom_untimed();
+	settle();
+	lat = read_file(TRACEFS "/tracing_max_latency", 64);
+	trace = read_file(TRACEFS "/trace", TRACE_MAX);
+	write_file(TRACEFS "/current_tracer", "nop");
+	max_us = atol(lat);
+	section_end(trace, "=> started at:", from, sizeof(from));
+	section_end(trace, "=> ended at:", to, sizeof(to));
+	printf("{\"type\":\"irqsoff\",\"shape\":\"%s\",\"size\":%ld,\"max_us\":%ld,"
+	       "\"started_at\":\"%s\",\"ended_at\":\"%s\"}\n", shape, size, max_us, from, to);
+	fflush(stdout);
+	free(lat);
+	free(trace);
+	kill(-root, SIGKILL);
+	settle();
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: oomcost [-r REPS] tree N | chain D   (N >= 16, D >= 1)\n");
@@ -612,5 +683,6 @@ int main(int argc, char **argv)
 	measure(chain, chain ? 16 : 64, 0, 0);
 	for (rep = 1; rep <= reps; rep++)
 		measure(chain, size, rep, rep == 1);
+	measure_irqsoff(chain, size);
 	return 0;
 }

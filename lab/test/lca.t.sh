@@ -10,27 +10,29 @@ lca_boot() {
 	printf '%s\n' "$d"
 }
 
-# KUnit's KTAP report of the oom_lca suite, read from the ring buffer.
-t_lca_kunit_passes() {
-	local d ok notok
-	d=$(lca_boot -- 'dmesg | sed -n "s/^\[[ 0-9.]*\] //p" | sed -n "/# Subtest: oom_lca/,/^ok .* oom_lca\|^not ok .* oom_lca/p"')
+# One boot: KUnit's KTAP report of the oom_lca suite, read from the ring
+# buffer, and the policy's knobs: defaults, accepted values, refusals.
+t_lca_kunit_and_knobs() {
+	local d ok notok want
+	d=$(lca_boot -- 'dmesg | sed -n "s/^\[[ 0-9.]*\] //p" | sed -n "/# Subtest: oom_lca/,/^ok .* oom_lca\|^not ok .* oom_lca/p"
+		cd /proc/sys/vm
+		for f in oom_kill_lca oom_kill_lca_score oom_kill_lca_window_ms; do echo "$f=$(cat $f)"; done
+		try() { if echo "$2" >"$1" 2>/dev/null; then echo "$1:$2=accepted"; else echo "$1:$2=refused"; fi; }
+		try oom_kill_lca 0; try oom_kill_lca 2; try oom_kill_lca 3; try oom_kill_lca -1
+		try oom_kill_lca_score 2; try oom_kill_lca_score 3
+		try oom_kill_lca_window_ms 0; try oom_kill_lca_window_ms 999
+		try oom_kill_lca_window_ms 1000; try oom_kill_lca_window_ms 3600001')
 	cat "$d/channel.log"
 	ok=$(grep -cE '^ +ok [0-9]+ lca_' "$d/channel.log" || true)
 	notok=$(grep -cE '^ +not ok [0-9]+ ' "$d/channel.log" || true)
 	[ "$notok" -eq 0 ] || fail "$notok KUnit cases failed"
-	[ "$ok" -eq 12 ] || fail "$ok KUnit cases passed, expected 12"
+	[ "$ok" -eq 21 ] || fail "$ok KUnit cases passed, expected 21"
 	grep -qE '^ok [0-9]+ oom_lca$' "$d/channel.log" || fail "the oom_lca suite did not pass"
-}
-
-t_lca_switch_exists_and_is_checked() {
-	local d
-	d=$(lca_boot -- 'f=/proc/sys/vm/oom_kill_lca
-		echo "default=$(cat $f)"
-		echo 0 >$f && echo "set0=$(cat $f)"
-		echo 2 >$f && echo "set2=$(cat $f)"
-		if echo 3 >$f 2>/dev/null; then echo "set3=accepted"; else echo "set3=rejected"; fi
-		echo "window=$(cat /proc/sys/vm/oom_kill_lca_window_ms)"')
-	for want in default=1 set0=0 set2=2 set3=rejected window=10000; do
+	for want in oom_kill_lca=1 oom_kill_lca_score=1 oom_kill_lca_window_ms=10000 \
+		oom_kill_lca:0=accepted oom_kill_lca:2=accepted oom_kill_lca:3=refused oom_kill_lca:-1=refused \
+		oom_kill_lca_score:2=accepted oom_kill_lca_score:3=refused \
+		oom_kill_lca_window_ms:0=refused oom_kill_lca_window_ms:999=refused \
+		oom_kill_lca_window_ms:1000=accepted oom_kill_lca_window_ms:3600001=refused; do
 		grep -qx "$want" "$d/channel.log" || fail "expected $want"
 	done
 }
@@ -44,24 +46,82 @@ t_lca_stock_has_no_switch() {
 
 # folkert in a 256 MB guest without swap, through the run driver (the
 # bomb's cgroup is killed in one write at the end; a shell pkill loop could
-# not keep up with a bomb that reforks under TCG): the LCA policy must make
-# decisions, logged in the documented format, kill a subtree, and the
-# guest (and the protected driver) survive to report.
-t_lca_bomb_makes_decisions() {
-	local d lines subtree
-	d=$(mktemp -d "$LAB_BUILD/boots/test-lca-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 40 lca off folkert "$d" >"$d/out.json" || fail "run-cell failed ($d)"
-	jq -c '{outcome, outcome_reason, lca_decisions, lca_killed}' "$d/out.json"
+# not keep up with a bomb that reforks under TCG), on kernel column
+# COLUMN; the record's path. The guest (and the protected driver) must
+# survive to report, and every oom_lca: line must be a decision in the
+# documented format or a documented "is exiting: no decision". Sets
+# $record to the run's record.
+lca_bomb() {
+	local column=$1 d lines decisions
+	d=$(mktemp -d "$LAB_BUILD/boots/test-$column-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 40 "$column" off folkert "$d" >"$d/out.json" ||
+		fail "run-cell $column failed ($d)"
+	jq -c '{outcome, outcome_reason, oom_kills, lca_decisions}' "$d/out.json"
 	[ "$(jq -r .outcome "$d/out.json")" != hung ] || fail "the guest hung ($d)"
-	lines=$(grep -c 'oom_lca: ' "$d/console.log" || true)
-	grep -o 'oom_lca: .*' "$d/console.log"
-	[ "$lines" -gt 0 ] || fail "no oom_lca: decision in the guest's log"
-	grep -o 'oom_lca: .*' "$d/console.log" |
-		grep -vqE '^oom_lca: victim=[0-9]+\(.*\) prev=[0-9]+ lca=[0-9]+\(.*\) killed=[0-9]+ anchor=[0-9]+$' &&
+	grep -o 'oom_lca: .*' "$d/console.log" || true
+	grep -o 'oom_lca: .*' "$d/console.log" | grep -vE "$decision_re|$exiting_re" &&
 		fail "an oom_lca: line does not match the documented format"
-	[ "$(jq '.lca_decisions | length' "$d/out.json")" -eq "$lines" ] ||
-		fail "the driver parsed $(jq '.lca_decisions | length' "$d/out.json") of $lines decisions"
-	subtree=$(jq '[.lca_decisions[] | select(.lca > 0 and .killed > 0)] | length' "$d/out.json")
-	echo "subtree kills: $subtree"
-	[ "$subtree" -gt 0 ] || fail "no decision killed a subtree"
+	lines=$(grep -cE "$decision_re" "$d/console.log" || true)
+	decisions=$(jq '.lca_decisions | length' "$d/out.json")
+	[ "$decisions" -eq "$lines" ] || fail "the driver parsed $decisions of $lines decisions"
+	record=$d/out.json
+}
+
+decision_re='oom_lca: victim=[0-9]+\(.*\) prev=[0-9]+ lca=[0-9]+\(.*\) killed=[0-9]+ anchor=[0-9]+$'
+exiting_re='oom_lca: victim=[0-9]+\(.*\) is exiting: no decision$'
+
+# Rule 1, the intended climb: the first decision has no anchor and kills
+# the victim alone; a subtree is killed only from an anchor, and counts
+# the victim; the bomb must meet at least one subtree kill.
+t_lca_rule_intended() {
+	local record f
+	lca_bomb lca
+	f=$record
+	jq -e '.lca_decisions | length > 0' "$f" >/dev/null || fail "no decision"
+	jq -e '.lca_decisions[0] | .prev == 0 and .lca == 0 and .killed == 0' "$f" >/dev/null ||
+		fail "the first decision was not the victim alone"
+	jq -e 'all(.lca_decisions[]; if .lca > 0 then .prev > 0 and .killed >= 1 else .killed == 0 end)' "$f" \
+		>/dev/null || fail "a decision broke rule 1"
+	jq -e 'any(.lca_decisions[]; .lca > 0 and .killed > 1)' "$f" >/dev/null || fail "no subtree kill"
+}
+
+# Rule 2, the 2005 code as shipped: every decision kills the victim's own
+# subtree (the as-shipped search never names another process here: it
+# stops at the first process with two children, the protected driver).
+t_lca_rule_2005() {
+	local record f
+	lca_bomb lca-2005
+	f=$record
+	jq -e '.lca_decisions | length > 0' "$f" >/dev/null || fail "no decision"
+	jq -e 'all(.lca_decisions[]; .lca == .victim and .killed >= 1)' "$f" >/dev/null ||
+		fail "a decision did not kill the victim's subtree"
+}
+
+# Rule 0 on the lca build is the stock policy: OOM kills, no decision.
+t_lca_rule_stock() {
+	local record f
+	lca_bomb lca-off
+	f=$record
+	jq -e '.oom_kills > 0 and (.lca_decisions | length) == 0' "$f" >/dev/null ||
+		fail "rule 0 must kill without decisions"
+}
+
+# The intended rule climbs over three decisions (workloads/climb: a tree
+# root - a - b - {fat1, fat2}, a - fat3 and three SysRq-f): fat1 alone,
+# anchor b; then b's subtree, anchor a; then a's subtree, anchor root.
+t_lca_climb_three_decisions() {
+	local d
+	d=$(lca_boot -- 'echo 60000 >/proc/sys/vm/oom_kill_lca_window_ms
+		/lab/bin/climb
+		dmesg | grep -o "oom_lca: .*"')
+	cat "$d/channel.log"
+	pid() { jq -r --arg n "$1" 'select(.pids) | .pids[$n]' "$d/channel.log" 2>/dev/null; }
+	jq -R 'fromjson? | select(.step == 3) | .gone == ["a", "b", "fat1", "fat2", "fat3"]' "$d/channel.log" |
+		grep -qx true || fail "the three steps did not kill the whole tree below the root"
+	for want in \
+		"victim=$(pid fat1)(fat1) prev=0 lca=0(-) killed=0 anchor=$(pid b)" \
+		"victim=$(pid fat2)(fat2) prev=$(pid b) lca=$(pid b)(b) killed=2 anchor=$(pid a)" \
+		"victim=$(pid fat3)(fat3) prev=$(pid a) lca=$(pid a)(a) killed=2 anchor=$(pid climb)"; do
+		grep -qxF "oom_lca: $want" "$d/channel.log" || fail "no decision 'oom_lca: $want'"
+	done
 }

@@ -60,7 +60,7 @@ check_oom_cost() {
 	jq -e -s 'map(select(.type == "oom" and .variant == "stock")) | all(.lca == null and .calls.oom_lca_decide == 0)' "$f" >/dev/null ||
 		fail "stock ran an LCA decision"
 	jq -e -s 'map(select(.type == "size")) | first | .fields_bytes as $fields | .pahole
-		| .["lca-trace"].bio.size == $fields and .["stock-trace"].bio == null
+		| .["lca-trace"].node.size == $fields and .["stock-trace"].node == null
 		  and .delta_members == $fields and .delta_bytes == (($fields + 63) / 64 | floor) * 64' "$f" >/dev/null ||
 		fail "pahole: $(jq -c -s 'map(select(.type == "size")) | first | .pahole' "$f")"
 	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | startswith("oom-")))) | length' "$f")" -eq 4 ] ||

@@ -102,6 +102,21 @@ t_unit_registry_rejects_bad_lines() {
 	rm -rf "$copy" "$results"
 }
 
+# A mode value the build's vm.rst does not accept fails before the first
+# boot and names the accepted values (the kernel would refuse it: EINVAL).
+t_boot_unaccepted_sysctl_value_is_refused() {
+	local copy results
+	copy=$(lab_copy) results=$(mktemp -d)
+	printf '%s\n' "lca-seven  lca  vm.oom_kill_lca=7" "lca-zero  lca  vm.oom_kill_lca_window_ms=0" \
+		>>"$copy/lab/kernels.tab"
+	expect_exit 1 "vm.oom_kill_lca=7 is not accepted by build 'lca' \(accepted: 0 1 2;" \
+		env KERNELS=lca-seven WORKLOADS=a SWAP=off REPS=1 RESULTS="$results" "$copy/lab/run"
+	expect_exit 1 "vm.oom_kill_lca_window_ms=0 is not accepted by build 'lca' \(accepted: 1000 to 3600000\)" \
+		env KERNELS=lca-zero WORKLOADS=a SWAP=off REPS=1 RESULTS="$results" "$copy/lab/run"
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
+	rm -rf "$copy" "$results"
+}
+
 # A workload of one's own: its kind and deadline from its header comments
 # or the command line, its file and hash in the plan; without a guard it
 # is refused before anything is built or shipped.

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * climb: the LCA policy's climb over three decisions, in a real boot
+ * (lab/test/lca.t.sh). It builds
+ *
+ *   climb - a - b - fat1 (48 MB)
+ *           |   \- fat2 (32 MB)
+ *           \- fat3 (16 MB)
+ *
+ * and runs the OOM killer three times with SysRq-f (the out_of_memory() an
+ * allocation failure runs), each time waiting until what it killed is
+ * gone. Under vm.oom_kill_lca=1 the three decisions are: fat1 alone
+ * (anchor b); fat2 with prev b, so b's subtree (anchor a); fat3 with prev
+ * a, so a's subtree (anchor climb). Every process reaps its children at
+ * once (SIGCHLD ignored), so no zombie holds a place in the tree.
+ *
+ * Output, JSON lines: {"pids":{...}} with the six pids, then one
+ * {"step":N,"gone":[...]} per SysRq-f with the names that went.
+ */
+#include "lcalab.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { ROOT, A, B, FAT1, FAT2, FAT3, NPROCS };
+
+static const char *const names[NPROCS] = { "climb", "a", "b", "fat1", "fat2", "fat3" };
+static const long fat_mb[NPROCS] = { [FAT1] = 48, [FAT2] = 32, [FAT3] = 16 };
+static int report[2];
+
+#define STEP_TIMEOUT_S	60
+
+/* Become process @i: take its memory, say "i pid", wait to be killed. */
+static _Noreturn void become(int i)
+{
+	volatile char *p;
+	long off;
+	char line[32];
+	int n;
+
+	prctl(PR_SET_NAME, names[i]);
+	if (fat_mb[i]) {
+		p = malloc(fat_mb[i] << 20);
+		if (!p)
+			die("%s: no memory", names[i]);
+		for (off = 0; off < fat_mb[i] << 20; off += 4096)
+			p[off] = 1;
+	}
+	n = snprintf(line, sizeof(line), "%d %d\n", i, getpid());
+	if (write(report[1], line, n) != n)
+		die("%s: cannot report", names[i]);
+	for (;;)
+		pause();
+}
+
+static void start(int i)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0)
+		become(i);
+}
+
+/* a forks b and fat3 before becoming a; b forks fat1 and fat2. */
+static void start_tree(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid)
+		return;
+	if (fork() == 0) {
+		start(FAT1);
+		start(FAT2);
+		become(B);
+	}
+	start(FAT3);
+	become(A);
+}
+
+static long vmstat_oom_kill(void)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, found = -1;
+
+	while (f && fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, "oom_kill"))
+			found = v;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static int alive(pid_t pid)
+{
+	return kill(pid, 0) == 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* One SysRq-f; then until the kill is counted and the victims are gone. */
+static void step(int n, const pid_t *pids, const int *victims, int nvictims)
+{
+	long kills = vmstat_oom_kill();
+	time_t end = time(NULL) + STEP_TIMEOUT_S;
+	const char *sep = "";
+	int i, left;
+
+	write_file("/proc/sysrq-trigger", "f");
+	do {
+		sleep_ms(100);
+		for (left = 0, i = 0; i < nvictims; i++)
+			left += alive(pids[victims[i]]);
+	} while ((left || vmstat_oom_kill() == kills) && time(NULL) < end);
+	printf("{\"step\":%d,\"gone\":[", n);
+	for (i = 0; i < NPROCS; i++)
+		if (i != ROOT && !alive(pids[i])) {
+			printf("%s\"%s\"", sep, names[i]);
+			sep = ",";
+		}
+	printf("]}\n");
+	fflush(stdout);
+	if (left)
+		die("step %d: %d of its victims still alive after %d s", n, left, STEP_TIMEOUT_S);
+}
+
+int main(void)
+{
+	static const int step1[] = { FAT1 }, step2[] = { B, FAT2 }, step3[] = { A, FAT3 };
+	pid_t pids[NPROCS] = { 0 };
+	int i, who, pid;
+	FILE *in;
+
+	require_lab_guest("climb");
+	/* the lab's job shell is protected (-1000); the tree must not be */
+	write_file("/proc/self/oom_score_adj", "0");
+	signal(SIGCHLD, SIG_IGN);
+	if (pipe(report))
+		die("pipe: %s", strerror(errno));
+	pids[ROOT] = getpid();
+	start_tree();
+	close(report[1]);
+	in = fdopen(report[0], "r");
+	for (i = 0; i < NPROCS - 1; i++) {
+		if (!in || fscanf(in, "%d %d", &who, &pid) != 2 || who <= ROOT || who >= NPROCS)
+			die("the tree did not start");
+		pids[who] = pid;
+	}
+	printf("{\"pids\":{");
+	for (i = 0; i < NPROCS; i++)
+		printf("%s\"%s\":%d", i ? "," : "", names[i], pids[i]);
+	printf("}}\n");
+	fflush(stdout);
+	step(1, pids, step1, 1);
+	step(2, pids, step2, 2);
+	step(3, pids, step3, 2);
+	return 0;
+}
