@@ -43,7 +43,8 @@ t_boot_overhead_short_run() {
 # the root's whole subtree (all but fat1, which went first), on stock only
 # fat2. The tracer timed out_of_memory() and the LCA decision ran on lca
 # alone. pahole: the node is 40 bytes, task_struct grows by those rounded
-# up to its 64-byte alignment.
+# up to its 64-byte alignment. The irqsoff tracer found a longest
+# interrupts-off section in each population's extra repetition.
 check_oom_cost() {
 	local f=$1
 	[ "$(jq -s 'map(select(.type == "oom")) | length' "$f")" -eq 8 ] || fail "expected 8 oom lines (2 populations x 2 variants x 2 kills)"
@@ -65,6 +66,11 @@ check_oom_cost() {
 		fail "pahole: $(jq -c -s 'map(select(.type == "size")) | first | .pahole' "$f")"
 	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | startswith("oom-")))) | length' "$f")" -eq 4 ] ||
 		fail "expected 4 OOM-decision ratio lines"
+	# the irqsoff tracer's longest section, one per population and variant
+	jq -e -s 'map(select(.type == "irqsoff")) | length == 4
+		and all(.max_us > 0 and .started_at != "?" and .ended_at != "?")' "$f" >/dev/null ||
+		fail "irqsoff: $(jq -c 'select(.type == "irqsoff")' "$f" | tr '\n' ' ')"
+	jq -r 'select(.type == "irqsoff") | "irqsoff \(.variant) \(.shape):\(.size): \(.max_us) us, \(.started_at) .. \(.ended_at)"' "$f"
 }
 
 t_unit_overhead_rejects_bad_input() {
