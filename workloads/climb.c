@@ -86,36 +86,15 @@ static void start_tree(void)
 	become(A);
 }
 
-static long vmstat_oom_kill(void)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, found = -1;
-
-	while (f && fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, "oom_kill"))
-			found = v;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 static int alive(pid_t pid)
 {
 	return kill(pid, 0) == 0;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
 /* One SysRq-f; then until the kill is counted and the victims are gone. */
 static void step(int n, const pid_t *pids, const int *victims, int nvictims)
 {
-	long kills = vmstat_oom_kill();
+	long kills = proc_field("/proc/vmstat", "oom_kill");
 	time_t end = time(NULL) + STEP_TIMEOUT_S;
 	const char *sep = "";
 	int i, left;
@@ -125,7 +104,7 @@ static void step(int n, const pid_t *pids, const int *victims, int nvictims)
 		sleep_ms(100);
 		for (left = 0, i = 0; i < nvictims; i++)
 			left += alive(pids[victims[i]]);
-	} while ((left || vmstat_oom_kill() == kills) && time(NULL) < end);
+	} while ((left || proc_field("/proc/vmstat", "oom_kill") == kills) && time(NULL) < end);
 	printf("{\"step\":%d,\"gone\":[", n);
 	for (i = 0; i < NPROCS; i++)
 		if (i != ROOT && !alive(pids[i])) {

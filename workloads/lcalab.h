@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the lab's guest programs share: the guard that keeps them off the
- * host, the clock, dying with a message, writing a /proc or /sys file, the
- * probes' heartbeat record and the one parser of the kernel's oom_lca:
- * decision line. A workload of your own includes it and calls
+ * host, the clock, sleeping, dying with a message, reading and writing a
+ * /proc or /sys file, the probes' heartbeat record and the one parser of
+ * the kernel's oom_lca: decision line. A workload of your own includes it and calls
  * require_lab_guest() first thing (lab/run refuses one that does not).
  */
 #ifndef LCALAB_H
@@ -144,6 +144,54 @@ static inline int parse_oom_lca(const char *msg, struct oom_lca_line *d)
 	return p && sscanf(p, "oom_lca: victim=%d(%15[^)]) prev=%d lca=%d(%15[^)]) killed=%u anchor=%d",
 			   &d->victim, d->victim_comm, &d->prev, &d->lca, d->lca_comm,
 			   &d->killed, &d->anchor) == 7;
+}
+
+
+/* The whole of a (proc or trace) file, NUL-terminated, at most max bytes. */
+static inline char *read_file(const char *path, size_t max)
+{
+	char *buf = malloc(max + 1);
+	size_t len = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (!buf || fd < 0)
+		die("cannot read %s: %s", path, strerror(errno));
+	while (len < max && (n = read(fd, buf + len, max - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Where @key ends in the first line of @buf that starts with it and one of @ends; NULL if none. */
+static inline const char *line_starting(const char *buf, const char *key, const char *ends)
+{
+	size_t len = strlen(key);
+	const char *p;
+
+	for (p = strstr(buf, key); p; p = strstr(p + 1, key))
+		if ((p == buf || p[-1] == '\n') && p[len] && strchr(ends, p[len]))
+			return p + len;
+	return NULL;
+}
+
+/* The number after @key in a /proc file of "key value" lines; -1 if none. */
+static inline long proc_field(const char *path, const char *key)
+{
+	char *text = read_file(path, 1 << 16);
+	const char *p = line_starting(text, key, ": ");
+	long v = p ? strtol(p + 1, NULL, 10) : -1;
+
+	free(text);
+	return v;
+}
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
 }
 
 #endif

@@ -76,36 +76,6 @@ struct oom_sample {
 	long lca_killed;
 };
 
-/* Loops: ftrace's filter files take one name per write(). */
-/* The whole of a (proc or trace) file, NUL-terminated, at most max bytes. */
-static char *read_file(const char *path, size_t max)
-{
-	char *buf = malloc(max + 1);
-	size_t len = 0;
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (!buf || fd < 0)
-		die("cannot read %s: %s", path, strerror(errno));
-	while (len < max && (n = read(fd, buf + len, max - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
-
-/* Where @key ends in the first line of @buf that starts with it and one of @ends; NULL if none. */
-static const char *line_starting(const char *buf, const char *key, const char *ends)
-{
-	size_t len = strlen(key);
-	const char *p;
-
-	for (p = strstr(buf, key); p; p = strstr(p + 1, key))
-		if ((p == buf || p[-1] == '\n') && p[len] && strchr(ends, p[len]))
-			return p + len;
-	return NULL;
-}
-
 /* A sysctl raised to at least @min. */
 static void raise_limit(const char *path, long min)
 {
@@ -116,13 +86,6 @@ static void raise_limit(const char *path, long min)
 		write_file(path, "%s", value);
 	}
 	free(cur);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
 }
 
 /* ---- the population ---------------------------------------------------- */
@@ -349,16 +312,6 @@ static void wait_gone(pid_t pid)
 }
 
 /* The number after @key in a "key: value" or "key value" file (meminfo, vmstat). */
-static long proc_field(const char *path, const char *key)
-{
-	char *text = read_file(path, 1 << 16);
-	const char *p = line_starting(text, key, ": ");
-	long v = p ? strtol(p + 1, NULL, 10) : -1;
-
-	free(text);
-	return v;
-}
-
 /* ---- the tracer and the kernel log -------------------------------------- */
 
 static int traced_index(const char *name, size_t len)
