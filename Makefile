@@ -20,7 +20,8 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	guest-bin check-series boot smoke run run-defences overhead report compare paper test lint clean distclean
+	guest-bin check-series boot smoke run run-defences run-debug stress overhead report compare paper test lint \
+	clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
 	@dir=$$(lab/run) && analysis/report "$$dir"
@@ -68,6 +69,13 @@ RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirna
 run-defences: ## the defences experiment (lab/experiments/defences.conf) into results/
 	@$(MAKE) -s run EXPERIMENT=defences
 
+run-debug: ## every workload and policy mode on lca-debug, swap off and on (lab/experiments/debug.conf) into results/
+	@$(MAKE) -s run EXPERIMENT=debug
+
+STRESS_OUT ?= $(LAB_BUILD)/stress/$(shell date +%Y%m%d-%H%M%S)
+stress: kernel-lca-debug rootfs guest-bin ## the lineage stress on lca-debug (STRESS_SECONDS STRESS_CPUS STRESS_SWAP) into STRESS_OUT
+	@lab/stress $(STRESS_OUT)
+
 overhead: ## fork/exec/thread cost, task_struct layout, OOM decision cost (lab/experiments/overhead.conf) into results/
 	@$(MAKE) -s run EXPERIMENT=overhead
 
@@ -82,7 +90,7 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 paper: ## paper/paper.md from the committed reference results
 	@analysis/paper results/reference paper/paper.md results/defences results/overhead
 
-test: deps kernels kernel-stock-trace kernel-lca-trace rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
+test: deps kernels kernel-lca-debug rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run
 
 lint: deps ## shellcheck every script

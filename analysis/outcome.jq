@@ -13,6 +13,11 @@ def conclusive: .outcome | IN("inconclusive", "lab-error") | not;
 
 def of_type($t): map(select(.type == $t));
 
+# The kernel's splats, {kind, line}: the console's (the whole boot; lab/boot)
+# and the driver's (the kernel log of the run, every level), each line once.
+def splats($res; $boot):
+  (($boot.splats // []) + ($res.kernel_splats // [])) | unique_by(.line) | sort_by(.kind);
+
 # outcome: [class, reason]. Order matters: a dead kernel first, then a
 # guest that never answered, then a lab that failed, then the workload. A
 # run in which nothing acted on the workload (no OOM kill, no LCA decision,
@@ -21,7 +26,9 @@ def of_type($t): map(select(.type == $t));
 def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
   if $panic != "" then ["panic", $panic]
   elif $boot.status == "hung" then
-    ["hung", "no end from the guest within \($boot.timeout) s; QEMU killed"]
+    ["hung", "no end from the guest within \($boot.timeout) s; QEMU killed"
+             + (if ($cell.kernel.time_scale // 1) != 1
+                then " (a debug build: deadlines x\($cell.kernel.time_scale))" else "" end)]
   elif $boot.status == "crashed" then
     ["lab-error", "the guest ended without the end marker and without a panic on the console (QEMU exit \($boot.qemu_exit))"]
   elif $result == null then
@@ -130,6 +137,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       rep: $cell.rep,
       seed: $cell.seed,
       deadline_s: $cell.workload.deadline_s,
+      time_scale: ($cell.kernel.time_scale // 1),
       outcome: null,
       outcome_reason: null,
       qemu: $boot.qemu,
@@ -165,7 +173,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       min_swapfree_kb: $res.min_swapfree_kb,
       kmsg_lost: $res.kmsg_lost,
       defence_evidence: $evidence,
-      kernel_splats: ($res.kernel_splats // []),
+      kernel_splats: splats($res; $boot),
       samples: $res.samples,
       started: $job.started,
       ended: $job.ended,

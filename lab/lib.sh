@@ -186,19 +186,32 @@ ship_own_workload() {
 	fi
 }
 
-# A kernel column of lab/kernels.tab: its build and sysctls.
+# A kernel column of lab/kernels.tab: its build and sysctls. COLUMN@BUILD
+# runs the column's sysctls on another flavour of its build (lca-2005@lca-debug).
 kernel_column_json() {
-	local reg=$LAB_ROOT/lab/kernels.tab row line column build sysctls s
-	row=$(registry_row "$reg" "$1") || usage_error "unknown kernel '$1' ($(where "$reg") has: $(registry_names "$reg"))"
+	local reg=$LAB_ROOT/lab/kernels.tab row line column build sysctls s on scale=1
+	on=${1#*@}
+	[ "$on" != "$1" ] || on=""
+	row=$(registry_row "$reg" "${1%%@*}") ||
+		usage_error "unknown kernel '${1%%@*}' ($(where "$reg") has: $(registry_names "$reg"))"
 	line=$(where "$reg" "${row%%$'\t'*}")
 	read -r column build sysctls <<<"${row#*$'\t'}"
 	known_variant "$build" || usage_error "$line: unknown build '$build' (KNOWN_VARIANTS: $KNOWN_VARIANTS)"
+	if [ -n "$on" ]; then
+		known_variant "$on" || usage_error "kernel '$1': unknown build '$on' (KNOWN_VARIANTS: $KNOWN_VARIANTS)"
+		[[ $on == "$build" || $on == "$build"-* ]] ||
+			usage_error "kernel '$1': $on is not a flavour of $column's build $build"
+		[ "$on" = "$build" ] || column=$1
+		build=$on
+	fi
+	! is_debug_build "$build" || scale=$DEBUG_TIME_SCALE
 	for s in $sysctls; do
 		[[ $s =~ ^[a-z0-9_]+(\.[a-z0-9_-]+)+=[^[:space:]]+$ ]] ||
 			usage_error "$line: '$s' is not a sysctl setting (vm.name=value)"
 	done
-	jq -n -c --arg column "$column" --arg build "$build" --arg s "$sysctls" \
-		'{column: $column, build: $build, sysctls: ($s | split(" ") | map(select(. != "")))}'
+	jq -n -c --arg column "$column" --arg build "$build" --arg s "$sysctls" --argjson scale "$scale" \
+		'{column: $column, build: $build, sysctls: ($s | split(" ") | map(select(. != "")))}
+		 + if $scale == 1 then {} else {time_scale: $scale} end'
 }
 
 # A defence of workloads/defences.tab: hook, parameter, acted rule.
@@ -214,6 +227,22 @@ defence_json() {
 	jq -n -c --arg name "$name" --arg lbl "$label" --arg hook "$hook" --arg param "$param" --arg acted "$acted" \
 		'{name: $name, label: $lbl, hook: (if $hook == "-" then null else "/lab/workloads/defences/\($hook)" end),
 		  param: (if $param == "-" then null else $param end), acted: $acted}'
+}
+
+# The kernel splats in log FILE (workloads/splats.tab names them), as a
+# JSON array of {kind, line}, in the order they came; at most 100.
+log_splats() {
+	registry_rows "$LAB_ROOT/workloads/splats.tab" | cut -f2- |
+		awk 'FNR == NR { kind[++n] = $1; sub(/^[^ ]+ +/, ""); re[n] = $0; next }
+			{ sub(/\r$/, ""); sub(/^\[ *[0-9]+\.[0-9]+\] /, "")
+			  for (i = 1; i <= n; i++) if ($0 ~ re[i]) { print kind[i] "\t" substr($0, 1, 200); break } }' - "$1" |
+		head -100 | jq -R -s -c 'split("\n") | map(select(. != "") | split("\t") | {kind: .[0], line: .[1]})'
+}
+
+# A debug build (lca-debug): its boots take DEBUG_TIME_SCALE times as long
+# and its console carries warnings (DEBUG_CONSOLE_APPEND).
+is_debug_build() {
+	[[ $1 == *-debug ]]
 }
 
 # Path of a variant's built kernel image.

@@ -49,6 +49,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <regex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -122,7 +123,10 @@ struct run {
 	int nsamples, max_samples;
 	struct event *events;
 	int nevents;
-	char *splats[MAX_SPLATS];
+	struct {
+		const char *kind;
+		char *line;
+	} splats[MAX_SPLATS];
 	int nsplats;
 	long kills_lines, kmsg_lost, oom_kill0;
 
@@ -477,16 +481,42 @@ static void start_workload(struct run *r)
 	r->workload_pidfd = pidfd_of(r->workload_pid);
 }
 
+/* The kinds of kernel splat and their patterns (workloads/splats.tab). */
+#define SPLATS_TAB	"/lab/workloads/splats.tab"
+#define MAX_SPLAT_KINDS	32
+
+static struct splat_kind {
+	char name[32];
+	regex_t re;
+} splat_kinds[MAX_SPLAT_KINDS];
+static int nsplat_kinds;
+
+static void load_splat_kinds(void)
+{
+	FILE *f = fopen(SPLATS_TAB, "r");
+	char line[512], *pat;
+	struct splat_kind *k;
+
+	if (!f)
+		die("cannot read %s: %s", SPLATS_TAB, strerror(errno));
+	while (fgets(line, sizeof(line), f) && nsplat_kinds < MAX_SPLAT_KINDS) {
+		k = &splat_kinds[nsplat_kinds];
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%31s", k->name) != 1 || k->name[0] == '#')
+			continue;
+		pat = strstr(line, k->name) + strlen(k->name);
+		pat += strspn(pat, " \t");
+		if (regcomp(&k->re, pat, REG_EXTENDED | REG_NOSUB))
+			die("%s: the pattern of %s is not an extended regular expression", SPLATS_TAB, k->name);
+		nsplat_kinds++;
+	}
+	fclose(f);
+}
+
 static void note_kmsg(struct run *r, const char *msg)
 {
 	struct oom_lca_line d;
-	static const char *const splat[] = {
-		"WARNING:", "BUG:", "Oops", "general protection", "possible recursive locking",
-		"possible circular locking", "inconsistent lock state", "list_add corruption",
-		"list_del corruption", "KASAN", "Kernel panic", "soft lockup", "hard LOCKUP",
-		"rcu_sched detected stalls", "rcu: INFO",
-	};
-	size_t i;
+	int i;
 
 	if (parse_oom_lca(msg, &d)) {
 		if (r->nevents < MAX_EVENTS)
@@ -496,9 +526,12 @@ static void note_kmsg(struct run *r, const char *msg)
 	}
 	if (strstr(msg, "Killed process "))
 		r->kills_lines++;
-	for (i = 0; i < sizeof(splat) / sizeof(splat[0]); i++) {
-		if (strstr(msg, splat[i]) && r->nsplats < MAX_SPLATS) {
-			r->splats[r->nsplats++] = strndup(msg, 200);
+	for (i = 0; i < nsplat_kinds; i++) {
+		if (regexec(&splat_kinds[i].re, msg, 0, NULL, 0) == 0) {
+			if (r->nsplats < MAX_SPLATS) {
+				r->splats[r->nsplats].kind = splat_kinds[i].name;
+				r->splats[r->nsplats++].line = strndup(msg, 200);
+			}
 			return;
 		}
 	}
@@ -737,8 +770,11 @@ static void print_result(const struct run *r)
 	printf("]");
 	printf(",\"kernel_splats\":[");
 	for (i = 0; i < r->nsplats; i++) {
-		printf(i ? "," : "");
-		json_str(r->splats[i]);
+		printf("%s{\"kind\":", i ? "," : "");
+		json_str(r->splats[i].kind);
+		printf(",\"line\":");
+		json_str(r->splats[i].line);
+		printf("}");
 	}
 	printf("]}\n");
 }
@@ -838,6 +874,7 @@ int main(int argc, char **argv)
 	set_sysctls(&r);
 	mkdir(RUNDIR, 01777);
 	chmod(RUNDIR, 01777);
+	load_splat_kinds();
 	setup_cgroups(&r);
 
 	r.max_samples = (r.deadline + r.quiet + 5) * 1000000000LL / SAMPLE_NS;

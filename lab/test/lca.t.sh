@@ -124,3 +124,35 @@ t_lca_climb_three_decisions() {
 		grep -qxF "oom_lca: $want" "$d/channel.log" || fail "no decision 'oom_lca: $want'"
 	done
 }
+
+# The debug build (lca-debug: lockdep, KASAN, the list, sleep, lockup and
+# object checkers) under the lineage stress, briefly: every kind of event
+# happened, OOM kills both global and constrained, LCA decisions while the
+# policy switched modes, and the console showed no splat.
+t_lca_debug_lineage_stress() {
+	local d seconds=60
+	d=$(mktemp -d "$LAB_BUILD/boots/test-stress-XXXX")
+	"$LAB_ROOT/lab/stress" --seconds $seconds "$d" || true
+	jq . "$d/stress.json"
+	jq -e '.outcome == "clean"' "$d/stress.json" >/dev/null ||
+		fail "the stress ended $(jq -r .outcome "$d/stress.json"): $(jq -c .splats "$d/stress.json") ($d)"
+	jq -e --argjson s "$DEBUG_TIME_SCALE" --argjson c "$STRESS_CPUS" '.time_scale == $s and .cpus == $c' \
+		"$d/stress.json" >/dev/null || fail "not scaled by DEBUG_TIME_SCALE or not on STRESS_CPUS vCPUs"
+	jq -e '.stress.counts | del(.restarts) | to_entries | all(.value > 0)' "$d/stress.json" >/dev/null ||
+		fail "an event never happened: $(jq -c .stress.counts "$d/stress.json")"
+	jq -e '.stress | .memcg_oom_kills > 0 and .oom_kills > .memcg_oom_kills and .lca_decisions > 0' \
+		"$d/stress.json" >/dev/null || fail "no global OOM, no constrained OOM or no LCA decision"
+}
+
+# A bomb on the debug build through the driver: its deadlines scaled, the
+# console carrying warnings, the policy deciding, no splat.
+t_lca_debug_bomb() {
+	local record
+	lca_bomb lca@lca-debug
+	jq -e --argjson s "$DEBUG_TIME_SCALE" '.time_scale == $s and .kernel == "lca@lca-debug"' "$record" >/dev/null ||
+		fail "the record does not say the cell was scaled"
+	grep -qw -- "$DEBUG_CONSOLE_APPEND" <(jq -r .cmdline "$(dirname "$record")/boot.json") ||
+		fail "the debug boot's console did not get $DEBUG_CONSOLE_APPEND"
+	jq -e '.lca_decisions | length > 0' "$record" >/dev/null || fail "no LCA decision"
+	jq -e '.kernel_splats == []' "$record" >/dev/null || fail "splats: $(jq -c .kernel_splats "$record")"
+}

@@ -1,14 +1,16 @@
 # shellcheck shell=bash
 # The overhead experiment, seconds-long, through the runner: one round,
 # few iterations, both clocks, on stock, lca and lca-off; the OOM decision
-# on small populations, stock and lca on their -trace builds, under -icount.
+# on small populations, the stock policy (lca-off) and lca on the debug
+# build (it has the tracers; make test builds it anyway) on the wall clock
+# (under -icount, one vCPU, a debug boot takes 60-80 s: measured).
 
 t_boot_overhead_short_run() {
 	local out f
 	out=$(mktemp -d "$LAB_BUILD/boots/test-overhead-XXXX")
 	EXPERIMENT=overhead OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 OVERHEAD_CLOCKS="wall icount" OVERHEAD_SPAWNS=20 \
-		OVERHEAD_HYPERFINE_RUNS=2 OOMCOST_SHAPES="tree:200 chain:50" OOMCOST_KERNELS="stock lca" OOMCOST_REPS=1 \
-		OOMCOST_CLOCKS=icount OOMCOST_MEM=512M RESULTS=$out RUN_ID=o "$LAB_ROOT/lab/run" || fail "the overhead run failed"
+		OVERHEAD_HYPERFINE_RUNS=2 OOMCOST_SHAPES="tree:200 chain:50" OOMCOST_KERNELS="lca-off@lca-debug lca@lca-debug" OOMCOST_REPS=1 \
+		OOMCOST_CLOCKS=wall OOMCOST_MEM=512M RESULTS=$out RUN_ID=o "$LAB_ROOT/lab/run" || fail "the overhead run failed"
 	[ "$(wc -l <"$out/o/runs.jsonl")" -eq 12 ] || fail "expected 12 records (2 pahole, 6 forkbench, 4 oomcost)"
 	# the measurement's lines and their summaries, from the run directory alone
 	f=$out/lines.jsonl
@@ -40,12 +42,12 @@ t_boot_overhead_short_run() {
 }
 
 # Two OOM kills per population: fat1, then fat2; on lca the second takes
-# the root's whole subtree (all but fat1, which went first), on stock only
-# fat2. The tracer timed out_of_memory() and the LCA decision ran on lca
-# alone. pahole: the node is 40 bytes of members; task_struct grows by
-# those rounded up to its 64-byte alignment, or not at all where the
-# trace config's holes absorb them (with the irqsoff tracer's fields they
-# do: 6720 bytes on both). The irqsoff tracer found a longest
+# the root's whole subtree (all but fat1, which went first), under the
+# stock policy (lca-off) only fat2. The tracer timed out_of_memory() and
+# the LCA decision ran on lca alone. pahole (stock and lca, the builds
+# whose fork cost is measured): the node is 40 bytes of members and
+# task_struct grows by those rounded up to its 64-byte alignment, as the
+# slab's object size does. The irqsoff tracer found a longest
 # interrupts-off section in each population's extra repetition.
 check_oom_cost() {
 	local f=$1
@@ -54,18 +56,18 @@ check_oom_cost() {
 		(.victim == (if .oom == 1 then "oomcost-fat1" else "oomcost-fat2" end))
 		and .us.out_of_memory > 0 and .us.dump_header > 0 and .us.out_of_memory > .us.oom_kill_process
 		and .calls.out_of_memory == 1
-		and (if .variant == "stock" or .oom == 1 then .gone == 1 else true end))' "$f" >/dev/null ||
+		and (if (.variant | startswith("lca-off@")) or .oom == 1 then .gone == 1 else true end))' "$f" >/dev/null ||
 		fail "an OOM kill chose or killed the wrong process: $(jq -c 'select(.type == "oom") | {variant, shape, oom, victim, gone}' "$f" | tr '\n' ' ')"
-	jq -e -s 'map(select(.type == "oom" and .variant == "lca" and .oom == 2)) | length == 2 and all(
+	jq -e -s 'map(select(.type == "oom" and .variant == "lca@lca-debug" and .oom == 2)) | length == 2 and all(
 		(if .shape == "tree" then .size - 1 else .size + 2 end) as $rest
 		| .lca == "oomcost-root" and .lca_killed == $rest and .gone == $rest and .calls.oom_lca_decide == 1)' "$f" >/dev/null ||
-		fail "lca's second kill did not take the root's subtree: $(jq -c 'select(.type == "oom" and .variant == "lca") | {shape, oom, lca, lca_killed, gone}' "$f" | tr '\n' ' ')"
-	jq -e -s 'map(select(.type == "oom" and .variant == "stock")) | all(.lca == null and .calls.oom_lca_decide == 0)' "$f" >/dev/null ||
-		fail "stock ran an LCA decision"
-	jq -e -s 'map(select(.type == "size")) | first | .fields_bytes as $fields | .pahole
-		| .["lca-trace"].node.size == $fields and .["stock-trace"].node == null
-		  and .delta_members == $fields and .delta_bytes % 64 == 0
-		  and .delta_bytes <= (($fields + 63) / 64 | floor) * 64' "$f" >/dev/null ||
+		fail "lca's second kill did not take the root's subtree: $(jq -c 'select(.type == "oom" and .variant == "lca@lca-debug") | {shape, oom, lca, lca_killed, gone}' "$f" | tr '\n' ' ')"
+	jq -e -s 'map(select(.type == "oom" and .variant == "lca-off@lca-debug")) | length == 4 and all(.lca == null and .calls.oom_lca_decide == 0)' "$f" >/dev/null ||
+		fail "the stock policy (lca-off) ran an LCA decision"
+	jq -e -s 'map(select(.type == "size")) | first | .fields_bytes as $fields | .delta_bytes as $slab | .pahole
+		| .base_build == "stock" and .lca_build == "lca" and .lca.node.size == $fields and .stock.node == null
+		  and .delta_members == $fields and .delta_bytes == (($fields + 63) / 64 | floor) * 64
+		  and .delta_bytes == $slab' "$f" >/dev/null ||
 		fail "pahole: $(jq -c -s 'map(select(.type == "size")) | first | .pahole' "$f")"
 	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | startswith("oom-")))) | length' "$f")" -eq 4 ] ||
 		fail "expected 4 OOM-decision ratio lines"

@@ -194,3 +194,39 @@ t_boot_unknown_sysctl_is_refused() {
 	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
 	rm -rf "$copy" "$results"
 }
+
+# Every kind of workloads/splats.tab is named from its line of the fixture
+# console, the first kind that matches wins, and an OOM report, a decision
+# and lockdep turning itself off are no splat.
+t_unit_splats_are_named_from_the_registry() {
+	local fx=$LAB_ROOT/lab/test/fixtures/splats got kinds
+	got=$(log_splats "$fx/console.log" | jq -r '.[] | "\(.kind)\t\(.line)"')
+	printf '%s\n' "$got"
+	diff <(printf '%s\n' "$got") "$fx/expected" || fail "log_splats differs from $fx/expected"
+	kinds=$(registry_names "$LAB_ROOT/workloads/splats.tab" | tr ' ' '\n' | sort)
+	[ "$kinds" = "$(cut -f1 "$fx/expected" | sort -u)" ] || fail "a kind of splats.tab has no line in the fixture"
+	[ "$(log_splats /dev/null)" = "[]" ] || fail "an empty console has splats"
+}
+
+# COLUMN@BUILD runs a column's sysctls on another flavour of its build,
+# scaled on a debug build; PAIRING=cyclic gives each kernel one block per
+# swap setting (make run-debug: 12 cells).
+t_unit_column_on_another_build() {
+	local plan
+	plan=$(plan_of "$LAB_ROOT" KERNELS=lca-2005@lca-debug WORKLOADS=a)
+	jq -e --argjson s "$DEBUG_TIME_SCALE" '.kernel == {column: "lca-2005@lca-debug", build: "lca-debug",
+		sysctls: ["vm.oom_kill_lca=2", "vm.oom_kill_lca_score=2"], time_scale: $s}' <<<"$plan" >/dev/null ||
+		fail "lca-2005@lca-debug: $(jq -c .kernel <<<"$plan")"
+	jq -e '.kernel | has("time_scale") | not' <<<"$(plan_of "$LAB_ROOT" KERNELS=lca WORKLOADS=a)" \
+		>/dev/null || fail "a build that is not a debug build got a time scale"
+	expect_exit 2 "stock@lca-debug': lca-debug is not a flavour of stock's build stock" \
+		env KERNELS=stock@lca-debug "$LAB_ROOT/lab/plan"
+	expect_exit 2 "kernel 'lca@nope': unknown build 'nope'" env KERNELS=lca@nope "$LAB_ROOT/lab/plan"
+	expect_exit 2 "unknown PAIRING 'zigzag' \(cross, cyclic\)" env PAIRING=zigzag "$LAB_ROOT/lab/plan"
+	plan=$(EXPERIMENT=debug "$LAB_ROOT/lab/plan")
+	[ "$(wc -l <<<"$plan")" -eq 12 ] || fail "the debug experiment has $(wc -l <<<"$plan") cells, not 12"
+	jq -e -s 'group_by(.swap) | length == 2 and all(
+		(map(.kernel.column) | unique | length) == 6 and (map(.workload.name) | unique | length) == 6
+		and all(.kernel.build == "lca-debug"))' <<<"$plan" >/dev/null ||
+		fail "a kernel or a workload is missing from a swap setting"
+}

@@ -64,7 +64,7 @@ t_unit_workloads_refuse_outside_guest() {
 	install -m 644 "$LAB_ROOT/workloads/guard.sh" "$LAB_ROOT/workloads/bomb-args.sh" "$dir/"
 	for prog in $(awk '!/^[[:space:]]*(#|$)/ { print $4 }' "$LAB_ROOT/workloads/workloads.tab") \
 		workloads/lcalab-run.c workloads/oomcost.c workloads/forkbench.c workloads/memhog.c \
-		workloads/climb.c; do
+		workloads/climb.c workloads/lineage.c; do
 		case $prog in
 		*.c) bin=$LAB_BUILD/guest-bin/$(basename "$prog" .c) ;;
 		*.sh) bin=$LAB_ROOT/$prog ;;
@@ -82,7 +82,7 @@ t_unit_workloads_refuse_outside_guest() {
 		n=$((n + 1))
 	done
 	rm -rf "$dir"
-	[ "$n" -ge 11 ] || fail "only $n programs checked"
+	[ "$n" -ge 12 ] || fail "only $n programs checked"
 }
 
 # The driver checks its input before anything else, also on the host.
