@@ -88,7 +88,7 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 	@analysis/compare $(BASE) $(NEW)
 
 paper: ## paper/paper.md from the committed reference results
-	@analysis/paper results/reference paper/paper.md results/defences results/overhead
+	@analysis/paper results/reference paper/paper.md results/defences results/overhead results/debug
 
 test: deps kernels kernel-lca-debug rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run

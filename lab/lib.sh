@@ -240,7 +240,7 @@ log_splats() {
 }
 
 # A debug build (lca-debug): its boots take DEBUG_TIME_SCALE times as long
-# and its console carries warnings (DEBUG_CONSOLE_APPEND).
+# and get DEBUG_CMDLINE_APPEND (its console carries warnings).
 is_debug_build() {
 	[[ $1 == *-debug ]]
 }

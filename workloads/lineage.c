@@ -273,7 +273,7 @@ static void (*const event[NKINDS])(long) = {
 /*
  * One kind of event until @deadline: each in a new child (so the child's
  * one-shot state, a pid namespace or a subreaper, is fresh), counted when
- * the child exits 0.
+ * the child exits 0 (a round of hogs also when the OOM killer took it).
  */
 static void attacker(enum kind k, int64_t deadline, long cpus)
 {
@@ -289,7 +289,9 @@ static void attacker(enum kind k, int64_t deadline, long cpus)
 			sleep_ms(10);
 			continue;
 		}
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		/* a round of hogs ends in kills, the parent's too under LCA */
+		if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+		    ((k == OOM_GLOBAL || k == OOM_MEMCG) && WIFSIGNALED(status)))
 			count(k);
 		reap_all();
 	}

@@ -1,28 +1,29 @@
 # shellcheck shell=bash
 # The overhead experiment, seconds-long, through the runner: one round,
-# few iterations, both clocks, on stock, lca and lca-off; the OOM decision
-# on small populations, the stock policy (lca-off) and lca on the debug
+# few iterations, both clocks, on stock and lca; the OOM decision on a
+# small population, the stock policy (lca-off) and lca on the debug
 # build (it has the tracers; make test builds it anyway) on the wall clock
 # (under -icount, one vCPU, a debug boot takes 60-80 s: measured).
 
 t_boot_overhead_short_run() {
 	local out f
 	out=$(mktemp -d "$LAB_BUILD/boots/test-overhead-XXXX")
-	EXPERIMENT=overhead OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 OVERHEAD_CLOCKS="wall icount" OVERHEAD_SPAWNS=20 \
-		OVERHEAD_HYPERFINE_RUNS=2 OOMCOST_SHAPES="tree:200 chain:50" OOMCOST_KERNELS="lca-off@lca-debug lca@lca-debug" OOMCOST_REPS=1 \
+	EXPERIMENT=overhead OVERHEAD_KERNELS="stock lca" OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 \
+		OVERHEAD_CLOCKS="wall icount" OVERHEAD_SPAWNS=20 OVERHEAD_HYPERFINE_RUNS=2 OOMCOST_SHAPES="tree:200" \
+		OOMCOST_KERNELS="lca-off@lca-debug lca@lca-debug" OOMCOST_REPS=1 \
 		OOMCOST_CLOCKS=wall OOMCOST_MEM=512M RESULTS=$out RUN_ID=o "$LAB_ROOT/lab/run" || fail "the overhead run failed"
-	[ "$(wc -l <"$out/o/runs.jsonl")" -eq 12 ] || fail "expected 12 records (2 pahole, 6 forkbench, 4 oomcost)"
+	[ "$(wc -l <"$out/o/runs.jsonl")" -eq 8 ] || fail "expected 8 records (2 pahole, 4 forkbench, 2 oomcost)"
 	# the measurement's lines and their summaries, from the run directory alone
 	f=$out/lines.jsonl
 	"$LAB_ROOT/analysis/overhead" "$out/o" --all >"$f" || fail "analysis/overhead failed"
 	"$LAB_ROOT/analysis/report" "$out/o" || fail "the report of the overhead run failed"
-	grep -q '^| fork lca-off/stock (icount) | ' "$out/o/report.md" || fail "the report has no ratio table"
+	grep -q '^| fork lca/stock (icount) | ' "$out/o/report.md" || fail "the report has no ratio table"
 	check_oom_cost "$f"
-	[ "$(jq -s 'map(select(.type == "boot")) | length' "$f")" -eq 6 ] || fail "expected 6 boot lines"
+	[ "$(jq -s 'map(select(.type == "boot")) | length' "$f")" -eq 4 ] || fail "expected 4 boot lines"
 	jq -e -s 'map(select(.type == "boot")) | all(.bench | length == 5 and all(.median_ns > 0 and .n == 50))' "$f" >/dev/null ||
 		fail "a boot lacks a benchmark mode"
-	jq -e -s 'map(select(.type == "boot" and .variant == "lca-off")) | all(.oom_kill_lca == 0)' "$f" >/dev/null ||
-		fail "lca-off did not run with the switch off"
+	jq -e -s 'map(select(.type == "boot" and .variant == "lca")) | all(.oom_kill_lca == 1)' "$f" >/dev/null ||
+		fail "lca did not run with the policy on"
 	jq -e -s 'map(select(.type == "boot" and .variant == "stock")) | all(.oom_kill_lca == null)' "$f" >/dev/null ||
 		fail "stock has an LCA switch"
 	# the size delta is the fields' 40 bytes, rounded up to the struct's
@@ -31,10 +32,10 @@ t_boot_overhead_short_run() {
 		| .consistent and .stock.objsize % 64 == 0 and .lca.objsize % 64 == 0
 		  and .delta_bytes >= .fields_bytes and .delta_bytes == ((.fields_bytes + 63) / 64 | floor) * 64' "$f" >/dev/null ||
 		fail "task_struct grew by $(jq -s -r 'map(select(.type == "size")) | first | .delta_bytes' "$f") bytes, not the fields' size after alignment"
-	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | IN("fork", "exec", "vfork", "spawn", "thread")))) | length' "$f")" -eq 20 ] ||
-		fail "expected 20 forkbench ratio lines (5 modes x 2 variants x 2 clocks)"
-	[ "$(jq -s 'map(select(.type == "ratio" and .mode == "shell-loop")) | length' "$f")" -eq 4 ] ||
-		fail "expected 4 hyperfine shell-loop ratios"
+	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | IN("fork", "exec", "vfork", "spawn", "thread")))) | length' "$f")" -eq 10 ] ||
+		fail "expected 10 forkbench ratio lines (5 modes x 2 clocks)"
+	[ "$(jq -s 'map(select(.type == "ratio" and .mode == "shell-loop")) | length' "$f")" -eq 2 ] ||
+		fail "expected 2 hyperfine shell-loop ratios"
 	jq -e -s 'map(select(.type == "boot")) | all(.perf | has("task-clock"))' "$f" >/dev/null || fail "no perf stat in a boot"
 	jq -e -s 'map(select(.type == "ratio")) | all(.n == 1 and .ci_low == null and .distinguishable == false)' "$f" >/dev/null ||
 		fail "a ratio from one sample a side claims an interval"
@@ -51,28 +52,28 @@ t_boot_overhead_short_run() {
 # interrupts-off section in each population's extra repetition.
 check_oom_cost() {
 	local f=$1
-	[ "$(jq -s 'map(select(.type == "oom")) | length' "$f")" -eq 8 ] || fail "expected 8 oom lines (2 populations x 2 variants x 2 kills)"
+	[ "$(jq -s 'map(select(.type == "oom")) | length' "$f")" -eq 4 ] || fail "expected 4 oom lines (2 variants x 2 kills)"
 	jq -e -s 'map(select(.type == "oom")) | all(
 		(.victim == (if .oom == 1 then "oomcost-fat1" else "oomcost-fat2" end))
 		and .us.out_of_memory > 0 and .us.dump_header > 0 and .us.out_of_memory > .us.oom_kill_process
 		and .calls.out_of_memory == 1
 		and (if (.variant | startswith("lca-off@")) or .oom == 1 then .gone == 1 else true end))' "$f" >/dev/null ||
 		fail "an OOM kill chose or killed the wrong process: $(jq -c 'select(.type == "oom") | {variant, shape, oom, victim, gone}' "$f" | tr '\n' ' ')"
-	jq -e -s 'map(select(.type == "oom" and .variant == "lca@lca-debug" and .oom == 2)) | length == 2 and all(
+	jq -e -s 'map(select(.type == "oom" and .variant == "lca@lca-debug" and .oom == 2)) | length == 1 and all(
 		(if .shape == "tree" then .size - 1 else .size + 2 end) as $rest
 		| .lca == "oomcost-root" and .lca_killed == $rest and .gone == $rest and .calls.oom_lca_decide == 1)' "$f" >/dev/null ||
 		fail "lca's second kill did not take the root's subtree: $(jq -c 'select(.type == "oom" and .variant == "lca@lca-debug") | {shape, oom, lca, lca_killed, gone}' "$f" | tr '\n' ' ')"
-	jq -e -s 'map(select(.type == "oom" and .variant == "lca-off@lca-debug")) | length == 4 and all(.lca == null and .calls.oom_lca_decide == 0)' "$f" >/dev/null ||
+	jq -e -s 'map(select(.type == "oom" and .variant == "lca-off@lca-debug")) | length == 2 and all(.lca == null and .calls.oom_lca_decide == 0)' "$f" >/dev/null ||
 		fail "the stock policy (lca-off) ran an LCA decision"
 	jq -e -s 'map(select(.type == "size")) | first | .fields_bytes as $fields | .delta_bytes as $slab | .pahole
 		| .base_build == "stock" and .lca_build == "lca" and .lca.node.size == $fields and .stock.node == null
 		  and .delta_members == $fields and .delta_bytes == (($fields + 63) / 64 | floor) * 64
 		  and .delta_bytes == $slab' "$f" >/dev/null ||
 		fail "pahole: $(jq -c -s 'map(select(.type == "size")) | first | .pahole' "$f")"
-	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | startswith("oom-")))) | length' "$f")" -eq 4 ] ||
-		fail "expected 4 OOM-decision ratio lines"
-	# the irqsoff tracer's longest section, one per population and variant
-	jq -e -s 'map(select(.type == "irqsoff_max")) | length == 4
+	[ "$(jq -s 'map(select(.type == "ratio" and (.mode | startswith("oom-")))) | length' "$f")" -eq 2 ] ||
+		fail "expected 2 OOM-decision ratio lines (lca against the stock policy, kills 1 and 2)"
+	# the irqsoff tracer's longest section, one per variant
+	jq -e -s 'map(select(.type == "irqsoff_max")) | length == 2
 		and all(.max_us > 0 and .started_at != "?" and .ended_at != "?")' "$f" >/dev/null ||
 		fail "irqsoff: $(jq -c 'select(.type == "irqsoff_max")' "$f" | tr '\n' ' ')"
 	jq -r 'select(.type == "irqsoff_max") | "irqsoff \(.variant) \(.shape):\(.size): \(.max_us) us, \(.started_at) .. \(.ended_at)"' "$f"

@@ -266,7 +266,7 @@ synthetic_run() {
 }
 
 t_unit_paper_builds_from_results() {
-	local run
+	local run debug
 	run=$(small_run)
 	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" || fail "paper failed"
 	# rep 1 of a on stock never met the OOM killer, with or without swap
@@ -274,6 +274,23 @@ t_unit_paper_builds_from_results() {
 		fail "the a.sh claim is not checked against the records"
 	grep -q '^- 8 runs: 2 kernels x 2 swap settings x 3 workloads x 1 repetitions' "$run/paper.md" ||
 		fail "the method does not count the runs"
+	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
+	# a debug run: one splat in one cell, one in its stress boot, counted
+	# with the reference's boots: 2 in 4 + 1 + 8
+	debug=$(synthetic_run survived survived survived survived)
+	jq -c 'if .rep == 2 then .kernel_splats = [{kind: "lockdep", line: "WARNING: possible recursive locking detected"}] else . end' \
+		"$debug/runs.jsonl" >"$debug/r" && mv "$debug/r" "$debug/runs.jsonl"
+	mkdir -p "$debug/stress/swap-0"
+	jq -n -c '{seconds: 300, cpus: 4, swap: "0", outcome: "splats", stress: {counts: {vfork: 9}, oom_kills: 5,
+		memcg_oom_kills: 2, lca_decisions: 1}, watchdogs: {soft_watchdog: 1, nmi_watchdog: 0, hung_task_timeout_secs: 120,
+		hard_lockup_note: "[    0.9] NMI watchdog: Perf NMI watchdog permanently disabled"},
+		splats: [{kind: "kasan", line: "BUG: KASAN: use-after-free in x"}]}' >"$debug/stress/swap-0/stress.json"
+	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" "" "" "$debug" || fail "paper with a debug run failed"
+	grep -F 'Kernel splats: 2 in 13 boots (1 kasan, 1 lockdep).' "$run/paper.md" || fail "the splats are not counted"
+	grep -F '| debug build: lineage stress, 300 s on 4 vCPUs, swap 0 | 1 | 1 | 1 kasan |' "$run/paper.md" ||
+		fail "no row for the stress"
+	grep -F 'NMI (hard) 0 (NMI watchdog: Perf NMI watchdog permanently disabled)' "$run/paper.md" ||
+		fail "the lockup detectors are not reported"
 }
 
 t_unit_defences_are_a_matrix_dimension() {
@@ -359,6 +376,12 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 		classify({status: "finished", exit: 0}; {gone: true, probes: []}; null; ""; "";
 			{workload: {kind: "bomb"}, defence: {hook: "/lab/workloads/defences/pids.sh"}}; ["oom-killer"]) | .[0]')
 	[ "$got" = lab-error ] || fail "no evidence from a hook: $got"
+	# a debug build's hung run says its deadlines were scaled
+	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
+		classify({status: "hung", timeout: 330}; null; null; ""; "";
+			{workload: {kind: "bomb"}, defence: {hook: null}, kernel: {time_scale: 3}}; []) | .[1]')
+	[ "$got" = "no end from the guest within 330 s; QEMU killed (a debug build: deadlines x3)" ] ||
+		fail "a scaled hung run: $got"
 }
 
 # The intervals come from scipy's exact binomial test: 3 of 3 is 29.2-100%
