@@ -71,11 +71,15 @@ def kills_cell:
     "\(map(.oom_kills // empty) | median) OOM / \(map(.lca_killed) | median) LCA"
   end;
 
-def table($meta; $workloads; cell):
+# A cell the plan does not have (PAIRING=cyclic runs one kernel per
+# workload and swap setting) is "–"; one it has without a record, "missing".
+def table($meta; $plan; $workloads; cell):
   . as $recs
+  | ($plan | map(.key)) as $planned
   | header($meta; "workload"),
     ($workloads[] as $w
-     | "| \($w) | " + (columns($meta) | map(. as $c | $recs | in_cell($w; $c) | cell) | join(" | ")) + " |");
+     | "| \($w) | " + (columns($meta) | map(. as $c | cell_key($w; $c) as $k
+         | if any($planned[]; . == $k) then $recs | in_cell($w; $c) | cell else "–" end) | join(" | ")) + " |");
 
 # The matrix's workloads of a kind, as the plan resolved them.
 def of_kind($meta; $plan; $kind):
