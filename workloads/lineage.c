@@ -41,8 +41,9 @@
 #include <sys/wait.h>
 
 enum kind {
-	EXEC_THREAD, CLONE_PARENT_, VFORK, PIDNS, SUBREAPER, SETSID, MIDDLE_EXIT,
-	OOM_GLOBAL, OOM_MEMCG, POLICY_SWITCH, NKINDS
+	KIND_EXEC_THREAD, KIND_CLONE_PARENT, KIND_VFORK, KIND_PIDNS, KIND_SUBREAPER,
+	KIND_SETSID, KIND_MIDDLE_EXIT, KIND_OOM_GLOBAL, KIND_OOM_MEMCG, KIND_POLICY_SWITCH,
+	NKINDS
 };
 
 static const char *const kind_name[NKINDS] = {
@@ -283,7 +284,7 @@ static void attacker(enum kind k, int64_t deadline, long cpus)
 
 	write_file("/proc/self/oom_score_adj", "0");
 	while (now_ns() < deadline) {
-		pid = spawn(event[k], k == OOM_GLOBAL ? cpus : step);
+		pid = spawn(event[k], k == KIND_OOM_GLOBAL ? cpus : step);
 		step++;
 		if (pid < 0 || waitpid(pid, &status, 0) < 0) {
 			sleep_ms(10);
@@ -291,7 +292,7 @@ static void attacker(enum kind k, int64_t deadline, long cpus)
 		}
 		/* a round of hogs ends in kills, the parent's too under LCA */
 		if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
-		    ((k == OOM_GLOBAL || k == OOM_MEMCG) && WIFSIGNALED(status)))
+		    ((k == KIND_OOM_GLOBAL || k == KIND_OOM_MEMCG) && WIFSIGNALED(status)))
 			count(k);
 		reap_all();
 	}
@@ -419,7 +420,7 @@ int main(int argc, char **argv)
 	deadline = t0 + seconds * 1000000000LL;
 	/* an attacker: its pid, NOT_STARTED, KILLED (start it again) or DONE */
 	for (k = 0; k < NKINDS; k++)
-		attackers[k] = k == POLICY_SWITCH && !lca ? DONE : NOT_STARTED;
+		attackers[k] = k == KIND_POLICY_SWITCH && !lca ? DONE : NOT_STARTED;
 	while (now_ns() < deadline) {
 		for (k = 0; k < NKINDS; k++) {
 			if (attackers[k] > 0 || attackers[k] == DONE)
