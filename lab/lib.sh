@@ -209,8 +209,12 @@ kernel_column_json() {
 		[[ $s =~ ^[a-z0-9_]+(\.[a-z0-9_-]+)+=[^[:space:]]+$ ]] ||
 			usage_error "$line: '$s' is not a sysctl setting (vm.name=value)"
 	done
+	# a debug build's cell scales its time limits: the deadlines (lab/run-cell)
+	# and the LCA pairing window, which the slower guest would outrun
 	jq -n -c --arg column "$column" --arg build "$build" --arg s "$sysctls" --argjson scale "$scale" \
-		'{column: $column, build: $build, sysctls: ($s | split(" ") | map(select(. != "")))}
+		'{column: $column, build: $build, sysctls: ($s | split(" ") | map(select(. != ""))
+		  | map(if test("^vm.oom_kill_lca_window_ms=[0-9]+$")
+		        then "vm.oom_kill_lca_window_ms=\(split("=")[1] | tonumber * $scale)" else . end))}
 		 + if $scale == 1 then {} else {time_scale: $scale} end'
 }
 

@@ -209,8 +209,8 @@ t_unit_splats_are_named_from_the_registry() {
 }
 
 # COLUMN@BUILD runs a column's sysctls on another flavour of its build,
-# scaled on a debug build; PAIRING=cyclic gives each kernel one block per
-# swap setting (make run-debug: 12 cells).
+# scaled on a debug build (deadlines, the LCA pairing window); PAIRING=cyclic
+# gives each kernel one block per swap setting (make run-debug: 12 cells).
 t_unit_column_on_another_build() {
 	local plan
 	plan=$(plan_of "$LAB_ROOT" KERNELS=lca-2005@lca-debug WORKLOADS=a)
@@ -219,6 +219,11 @@ t_unit_column_on_another_build() {
 		fail "lca-2005@lca-debug: $(jq -c .kernel <<<"$plan")"
 	jq -e '.kernel | has("time_scale") | not' <<<"$(plan_of "$LAB_ROOT" KERNELS=lca WORKLOADS=a)" \
 		>/dev/null || fail "a build that is not a debug build got a time scale"
+	plan=$(plan_of "$LAB_ROOT" KERNELS=lca@lca-debug,lca WORKLOADS=a)
+	jq -e -s --argjson s "$DEBUG_TIME_SCALE" 'map(.kernel.sysctls[] | select(startswith("vm.oom_kill_lca_window_ms=")))
+		| sort == (["vm.oom_kill_lca_window_ms=\(30000 * $s)", "vm.oom_kill_lca_window_ms=30000"] | sort)' \
+		<<<"$plan" >/dev/null ||
+		fail "the pairing window is not scaled on the debug build alone: $(jq -c .kernel.sysctls <<<"$plan")"
 	expect_exit 2 "stock@lca-debug': lca-debug is not a flavour of stock's build stock" \
 		env KERNELS=stock@lca-debug "$LAB_ROOT/lab/plan"
 	expect_exit 2 "kernel 'lca@nope': unknown build 'nope'" env KERNELS=lca@nope "$LAB_ROOT/lab/plan"
