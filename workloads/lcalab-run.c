@@ -513,8 +513,9 @@ static void load_splat_kinds(void)
 	fclose(f);
 }
 
-static void note_kmsg(struct run *r, const char *msg)
+static void note_kmsg(const char *msg, void *arg)
 {
+	struct run *r = arg;
 	struct oom_lca_line d;
 	int i;
 
@@ -540,23 +541,7 @@ static void note_kmsg(struct run *r, const char *msg)
 /* Drain /dev/kmsg: one record per read, "pri,seq,usec,flags;text\n". */
 static void read_kmsg(struct run *r)
 {
-	char buf[8192], *text;
-	ssize_t n;
-
-	for (;;) {
-		n = read(r->fd_kmsg, buf, sizeof(buf) - 1);
-		if (n < 0 && errno == EPIPE) {
-			r->kmsg_lost++;
-			continue;
-		}
-		if (n <= 0)
-			return;
-		buf[n] = '\0';
-		text = kmsg_text(buf);
-		if (!text)
-			continue;
-		note_kmsg(r, text);
-	}
+	r->kmsg_lost += kmsg_drain(r->fd_kmsg, note_kmsg, r);
 }
 
 static void sample(struct run *r)

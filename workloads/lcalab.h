@@ -114,6 +114,31 @@ static inline char *kmsg_text(char *record)
 	return text;
 }
 
+/*
+ * Read every record /dev/kmsg (@fd, opened O_NONBLOCK) has now and pass its
+ * text to @fn; returns how many records the ring lost before we read them.
+ */
+static inline long kmsg_drain(int fd, void (*fn)(const char *text, void *arg), void *arg)
+{
+	char buf[8192], *text;
+	long lost = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EPIPE) {
+			lost++;
+			continue;
+		}
+		if (n <= 0)
+			return lost;
+		buf[n] = '\0';
+		text = kmsg_text(buf);
+		if (text)
+			fn(text, arg);
+	}
+}
+
 #define PROBE_PERIOD_NS	100000000	/* 100 ms */
 
 /* The heartbeat record a probe keeps in its file, read by lcalab-run. */

@@ -335,29 +335,21 @@ static int empty_cgroup(const char *sub)
 	return populated;
 }
 
+static void count_decision(const char *text, void *decisions)
+{
+	if (strstr(text, "oom_lca: victim="))
+		(*(long *)decisions)++;
+}
+
 /* The kernel log since boot: LCA decisions, and records lost to the ring. */
 static void scan_kmsg(long *decisions, long *lost)
 {
-	char buf[8192], *text;
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	ssize_t n;
 
-	*decisions = *lost = 0;
 	if (fd < 0)
 		die("cannot open /dev/kmsg: %s", strerror(errno));
-	for (;;) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		if (n < 0 && errno == EPIPE) {
-			(*lost)++;
-			continue;
-		}
-		if (n <= 0)
-			break;
-		buf[n] = '\0';
-		text = kmsg_text(buf);
-		if (text && strstr(text, "oom_lca: victim="))
-			(*decisions)++;
-	}
+	*decisions = 0;
+	*lost = kmsg_drain(fd, count_decision, decisions);
 	close(fd);
 }
 

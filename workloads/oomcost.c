@@ -390,26 +390,17 @@ static int parse_trace(const char *trace, struct oom_sample *s)
 }
 
 /* The comm in "Killed process PID (COMM)" and the oom_lca line's fields. */
-static void parse_kmsg(int fd, struct oom_sample *s)
+static void note_kmsg(const char *msg, void *arg)
 {
-	char rec[8192], *msg, *p;
+	struct oom_sample *s = arg;
 	struct oom_lca_line d;
-	ssize_t n;
+	const char *p = strstr(msg, "Killed process ");
 
-	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
-		if (n < 0)
-			continue;
-		rec[n] = '\0';
-		msg = kmsg_text(rec);
-		if (!msg)
-			continue;
-		p = strstr(msg, "Killed process ");
-		if (p)
-			sscanf(p, "Killed process %d (%15[^)])", &s->victim_pid, s->victim);
-		if (parse_oom_lca(msg, &d)) {
-			memcpy(s->lca, d.lca_comm, sizeof(s->lca));
-			s->lca_killed = d.killed;
-		}
+	if (p)
+		sscanf(p, "Killed process %d (%15[^)])", &s->victim_pid, s->victim);
+	if (parse_oom_lca(msg, &d)) {
+		memcpy(s->lca, d.lca_comm, sizeof(s->lca));
+		s->lca_killed = d.killed;
 	}
 }
 
@@ -438,7 +429,7 @@ static void trigger_oom(struct oom_sample *s)
 	if (!done)
 		die("out_of_memory() did not return within %d s", OOM_TIMEOUT_S);
 	sleep_ms(100);	/* the log lines of the kill */
-	parse_kmsg(kmsg, s);
+	kmsg_drain(kmsg, note_kmsg, s);
 	close(kmsg);
 	wait_gone(s->victim_pid);
 }
