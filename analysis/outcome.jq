@@ -36,6 +36,8 @@ def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
                   + (if $driver_error != "" then ": \($driver_error)" else "" end)]
   elif $cell.defence.hook != null and ($result | has("pids_max_refusals") | not) and $evidence == null then
     ["lab-error", "the defence hook \($cell.defence.hook) reported no evidence"]
+  elif $result.stopped == true then
+    ["inconclusive", "stopped at \($result.t_end_s) s by its end condition (a test of the mechanism): survival not observed"]
   else
     # the terminal that started the workload is its own shell, reported
     # apart (terminal_lost); the desktop is every other probe
@@ -154,6 +156,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
         console_loglevel: $set.console_loglevel, oom_kill_lca: $set.oom_kill_lca,
         oom_kill_lca_window_ms: $set.oom_kill_lca_window_ms, browser_mb: $set.browser_mb
       } end),
+      stopped_by: (if $res.stopped == true then $set.until else null end),
       gone: $res.gone,
       t_gone_s: $res.t_gone_s,
       t_end_s: $res.t_end_s,

@@ -19,6 +19,10 @@
  *                  which prints the defence's evidence as one JSON object
  *     -P PARAM     the hook's parameter
  *     -u UID       the unprivileged user [1000]
+ *     -U KEY=N     end the run once KEY reached N (KEY: oom_kills, lca_decisions,
+ *                  lca_killed): a test of the mechanism, which then needs no
+ *                  deadline's worth of bomb; the record is inconclusive about
+ *                  survival
  *
  * PROGRAM is the workload's path in the guest; the driver knows no list of
  * workloads or defences (lab/run resolves them from the registries).
@@ -111,6 +115,9 @@ struct run {
 	int nsysctls;
 	int deadline, quiet, threads_max, nproc, browser_mb;
 	uid_t uid;
+	const char *until;	/* -U KEY=N, or NULL */
+	enum { UNTIL_OOM_KILLS, UNTIL_LCA_DECISIONS, UNTIL_LCA_KILLED } until_key;
+	long until_n;
 
 	int fd_loadavg, fd_meminfo, fd_vmstat, fd_cgpids, fd_kmsg;
 	struct probe probes[NPROBES];
@@ -129,8 +136,9 @@ struct run {
 	} splats[MAX_SPLATS];
 	int nsplats;
 	long kills_lines, kmsg_lost, oom_kill0;
+	unsigned long lca_killed;
 
-	bool gone;
+	bool gone, stopped;
 	double t_gone, t_end;
 	int64_t end_ns;		/* heartbeat gaps are measured up to here */
 	int peak_tasks, peak_workload, leftover;
@@ -210,6 +218,14 @@ static void json_str(const char *s)
 			putchar(c);
 	}
 	putchar('"');
+}
+
+static void json_str_or_null(const char *s)
+{
+	if (s)
+		json_str(s);
+	else
+		printf("null");
 }
 
 static pid_t spawn(void (*child)(struct run *, const char *), struct run *r, const char *arg)
@@ -523,6 +539,7 @@ static void note_kmsg(const char *msg, void *arg)
 		if (r->nevents < MAX_EVENTS)
 			r->events[r->nevents++] = (struct event){ since(r), d.victim, d.prev, d.lca,
 								   d.anchor, d.killed };
+		r->lca_killed += d.killed;
 		return;
 	}
 	if (strstr(msg, "Killed process "))
@@ -588,7 +605,30 @@ static void sample(struct run *r)
 		r->samples[r->nsamples++] = s;
 }
 
-/* Sample until the workload's cgroup stayed empty -q seconds, or the deadline. */
+/* Has the -U condition been met by sample @s? */
+static bool until_met(const struct run *r, const struct sample *s)
+{
+	long v;
+
+	if (!r->until)
+		return false;
+	switch (r->until_key) {
+	case UNTIL_OOM_KILLS:
+		v = s->oom_kill;
+		break;
+	case UNTIL_LCA_DECISIONS:
+		v = s->lca;
+		break;
+	default:
+		v = r->lca_killed;
+	}
+	return v >= r->until_n;
+}
+
+/*
+ * Sample until the workload's cgroup stayed empty -q seconds, the -U
+ * condition held, or the deadline.
+ */
 static void watch(struct run *r)
 {
 	struct timespec next;
@@ -613,6 +653,10 @@ static void watch(struct run *r)
 		if (empty_since >= 0 && s->t - empty_since >= r->quiet) {
 			r->gone = true;
 			r->t_gone = empty_since;
+			break;
+		}
+		if (until_met(r, s)) {
+			r->stopped = true;
 			break;
 		}
 		if (s->t >= r->deadline)
@@ -688,10 +732,9 @@ static void print_settings(const struct run *r)
 	}
 	printf("],\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d,\"hook\":",
 	       field(meminfo, "SwapTotal"), r->browser_mb, r->uid);
-	if (r->hook)
-		json_str(r->hook);
-	else
-		printf("null");
+	json_str_or_null(r->hook);
+	printf(",\"until\":");
+	json_str_or_null(r->until);
 	printf("}\n");
 }
 
@@ -713,10 +756,10 @@ static void print_timeline(const struct run *r)
 static void print_result(const struct run *r)
 {
 	const struct sample *last = &r->samples[r->nsamples - 1];
-	unsigned long lca_killed = 0;
 	int i;
 
-	printf("{\"type\":\"result\",\"gone\":%s,", r->gone ? "true" : "false");
+	printf("{\"type\":\"result\",\"gone\":%s,\"stopped\":%s,", r->gone ? "true" : "false",
+	       r->stopped ? "true" : "false");
 	if (r->gone)
 		printf("\"t_gone_s\":%.1f,", r->t_gone);
 	else
@@ -735,9 +778,8 @@ static void print_result(const struct run *r)
 
 		printf("%s{\"t\":%.1f,\"victim\":%d,\"prev\":%d,\"lca\":%d,\"killed\":%u,\"anchor\":%d}",
 		       i ? "," : "", e->t, e->victim, e->prev, e->lca, e->killed, e->anchor);
-		lca_killed += e->killed;
 	}
-	printf("],\"lca_killed\":%lu,\"probes\":[", lca_killed);
+	printf("],\"lca_killed\":%lu,\"probes\":[", r->lca_killed);
 	for (i = 0; i < NPROBES; i++) {
 		const struct probe *p = &r->probes[i];
 
@@ -779,8 +821,32 @@ static int number(const char *s, char opt)
 static void usage(void)
 {
 	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-s KEY=VALUE]... [-m MB] [-u UID] "
-		"[-H HOOK [-P PARAM]] PROGRAM [-- ARGS]\n");
+		"[-U KEY=N] [-H HOOK [-P PARAM]] PROGRAM [-- ARGS]\n");
 	exit(2);
+}
+
+/* -U KEY=N: the key and the count, N >= 1. */
+static void parse_until(struct run *r, const char *arg)
+{
+	static const char *const keys[] = { "oom_kills", "lca_decisions", "lca_killed" };
+	const char *eq = strchr(arg, '=');
+	size_t i;
+
+	for (i = 0; eq && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strlen(keys[i]) == (size_t)(eq - arg) && !strncmp(arg, keys[i], eq - arg))
+			break;
+	}
+	if (!eq || i == sizeof(keys) / sizeof(keys[0])) {
+		fprintf(stderr, "lcalab-run: -U wants oom_kills=N, lca_decisions=N or lca_killed=N, not '%s'\n", arg);
+		exit(2);
+	}
+	r->until = arg;
+	r->until_key = i;
+	r->until_n = number(eq + 1, 'U');
+	if (r->until_n == 0) {
+		fprintf(stderr, "lcalab-run: -U wants a count of at least 1, not '%s'\n", arg);
+		exit(2);
+	}
 }
 
 static void parse(struct run *r, int argc, char **argv)
@@ -789,7 +855,7 @@ static void parse(struct run *r, int argc, char **argv)
 
 	*r = (struct run){ .deadline = 120, .quiet = 2, .browser_mb = 64, .uid = 1000,
 			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true };
-	while ((opt = getopt(argc, argv, "+t:q:T:n:s:m:u:H:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "+t:q:T:n:s:m:u:U:H:P:")) != -1) {
 		switch (opt) {
 		case 't':
 			r->deadline = number(optarg, 't');
@@ -817,6 +883,9 @@ static void parse(struct run *r, int argc, char **argv)
 			break;
 		case 'u':
 			r->uid = number(optarg, 'u');
+			break;
+		case 'U':
+			parse_until(r, optarg);
 			break;
 		case 'H':
 			r->hook = optarg;

@@ -47,17 +47,20 @@ t_lca_stock_has_no_switch() {
 # folkert in a 256 MB guest without swap, through the run driver (the
 # bomb's cgroup is killed in one write at the end; a shell pkill loop could
 # not keep up with a bomb that reforks under TCG), on kernel column
-# COLUMN; the record's path. The guest (and the protected driver) must
-# survive to report, and every oom_lca: line must be a decision in the
-# documented format or a documented "is exiting: no decision". Sets
-# $record to the run's record.
+# COLUMN, until the driver saw UNTIL (KEY=N: the events the test is about;
+# then the run stops, inconclusive about survival, and says so). The guest
+# (and the protected driver) must survive to report, and every oom_lca:
+# line must be a decision in the documented format or a documented "is
+# exiting: no decision". Sets $record to the run's record.
 lca_bomb() {
-	local column=$1 d lines decisions
+	local column=$1 until=$2 d lines decisions
 	d=$(mktemp -d "$LAB_BUILD/boots/test-$column-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 40 "$column" off folkert "$d" >"$d/out.json" ||
+	"$LAB_ROOT/lab/run-cell" --deadline 40 --until "$until" "$column" off folkert "$d" >"$d/out.json" ||
 		fail "run-cell $column failed ($d)"
-	jq -c '{outcome, outcome_reason, oom_kills, lca_decisions}' "$d/out.json"
+	jq -c '{outcome, outcome_reason, stopped_by, oom_kills, lca_decisions}' "$d/out.json"
 	[ "$(jq -r .outcome "$d/out.json")" != hung ] || fail "the guest hung ($d)"
+	jq -e --arg u "$until" '.stopped_by == $u and .outcome == "inconclusive"' "$d/out.json" >/dev/null ||
+		fail "the run did not stop at $until as an inconclusive record ($d)"
 	grep -o 'oom_lca: .*' "$d/console.log" || true
 	grep -o 'oom_lca: .*' "$d/console.log" | grep -vE "$decision_re|$exiting_re" &&
 		fail "an oom_lca: line does not match the documented format"
@@ -77,7 +80,7 @@ exiting_re='oom_lca: victim=[0-9]+\(.*\) is exiting: no decision$'
 # the console carried warnings, and no checker fired.
 t_lca_rule_intended() {
 	local record f
-	lca_bomb lca@lca-debug
+	lca_bomb lca@lca-debug lca_killed=2
 	f=$record
 	jq -e --argjson s "$DEBUG_TIME_SCALE" '.time_scale == $s and .kernel == "lca@lca-debug"' "$f" >/dev/null ||
 		fail "the record does not say the cell was scaled"
@@ -96,7 +99,7 @@ t_lca_rule_intended() {
 # subtree (the as-shipped search names the victim or nothing).
 t_lca_rule_2005() {
 	local record f
-	lca_bomb lca-2005
+	lca_bomb lca-2005 lca_decisions=2
 	f=$record
 	jq -e '.lca_decisions | length > 0' "$f" >/dev/null || fail "no decision"
 	jq -e 'all(.lca_decisions[]; .lca == .victim and .killed >= 1)' "$f" >/dev/null ||
@@ -106,7 +109,7 @@ t_lca_rule_2005() {
 # Rule 0 on the lca build is the stock policy: OOM kills, no decision.
 t_lca_rule_stock() {
 	local record f
-	lca_bomb lca-off
+	lca_bomb lca-off oom_kills=2
 	f=$record
 	jq -e '.oom_kills > 0 and (.lca_decisions | length) == 0' "$f" >/dev/null ||
 		fail "rule 0 must kill without decisions"

@@ -1,23 +1,22 @@
 # shellcheck shell=bash
 # Lint: the lab's shell and C code.
 
-# Every shell script in the repository, found by name or shebang.
+# Every shell script in the repository (the results excepted), found by
+# name or by its first line.
 shell_scripts() {
-	git -C "$LAB_ROOT" ls-files --cached --others --exclude-standard |
-		while read -r f; do
-			case $f in
-			*.sh | */lab.conf) printf '%s\n' "$LAB_ROOT/$f" ;;
-			*) head -c 64 "$LAB_ROOT/$f" 2>/dev/null | grep -q '^#!.*bash' &&
-				printf '%s\n' "$LAB_ROOT/$f" ;;
-			esac
-		done
+	local files
+	mapfile -t files < <(git -C "$LAB_ROOT" ls-files --cached --others --exclude-standard -- . ':!results' |
+		sed "s|^|$LAB_ROOT/|")
+	printf '%s\n' "${files[@]}" | grep -E '\.sh$|/lab\.conf$' || true
+	awk 'FNR == 1 && FILENAME !~ /\.sh$/ && /^#!.*bash/ { print FILENAME } { nextfile }' "${files[@]}"
 }
 
 t_lint_shellcheck() {
 	local files
 	mapfile -t files < <(shell_scripts)
 	[ ${#files[@]} -gt 5 ] || fail "found only ${#files[@]} shell scripts"
-	(cd "$LAB_ROOT" && shellcheck "${files[@]}")
+	# two at a time: shellcheck spends ~0.5 s on each file
+	(cd "$LAB_ROOT" && printf '%s\0' "${files[@]}" | xargs -0 -n 4 -P 2 shellcheck)
 }
 
 t_lint_c_warnings() {

@@ -125,7 +125,7 @@ t_unit_own_workload_is_planned_or_refused() {
 	results=$(mktemp -d)
 	line=$(EXPERIMENT=matrix KERNELS=lca SWAP=off WORKLOADS="$own/tinybomb.c" DEFENCES=none REPS=1 "$LAB_ROOT/lab/plan")
 	jq -e --arg sha "$(sha256sum "$own/tinybomb.c" | cut -c1-16)" '.workload | .name == "tinybomb" and .kind == "bomb"
-		and .deadline_s == 20 and .own and .program == "lab/test/fixtures/own/tinybomb.c" and .sha256 == $sha
+		and .deadline_s == 8 and .own and .program == "lab/test/fixtures/own/tinybomb.c" and .sha256 == $sha
 		and .guest_path == "/lab/files/tinybomb"' <<<"$line" >/dev/null || fail "plan: $line"
 	line=$(EXPERIMENT=matrix KERNELS=lca SWAP=off WORKLOADS="$own/tinybomb.c" DEFENCES=none REPS=1 \
 		WORKLOAD_KIND=false-positive WORKLOAD_DEADLINE=7 "$LAB_ROOT/lab/plan")

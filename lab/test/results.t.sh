@@ -141,7 +141,8 @@ t_unit_run_refuses_damaged_results() {
 t_boot_make_run_one_cell() {
 	local results out
 	results=$(mktemp -d "$LAB_BUILD/boots/test-run-XXXX")
-	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert REPS=1 RESULTS="$results" RUN_ID=one 2>&1) ||
+	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert DEADLINES=folkert=8 REPS=1 \
+		RESULTS="$results" RUN_ID=one 2>&1) ||
 		fail "make run failed: $out"
 	printf '%s\n' "$out"
 	grep -q 'cell 1/1 .*ETA' <<<"$out" || fail "no progress line"
@@ -152,7 +153,8 @@ t_boot_make_run_one_cell() {
 		fail "the record lacks what was asked: $(cat "$f")"
 	jq -r '"outcome: \(.outcome) (\(.outcome_reason)); decisions \(.lca_decisions | length), killed \(.lca_killed)"' "$f"
 	[ -f "$(dirname "$f")/$(jq -r .cell_dir "$f")/console.log.gz" ] || fail "no console log beside the record"
-	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert REPS=1 RESULTS="$results" RUN_ID=one 2>&1)
+	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert DEADLINES=folkert=8 REPS=1 \
+		RESULTS="$results" RUN_ID=one 2>&1)
 	grep -q 'nothing to do' <<<"$out" || fail "the rerun did not resume: $out"
 }
 
@@ -348,6 +350,7 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 		collateral    {"status":"finished","exit":0,"r":"lost"}       ""            fp    []
 		survived      {"status":"finished","exit":0,"r":"fine"}       ""            fp    ["oom-killer"]
 		inconclusive  {"status":"finished","exit":0,"r":"fine"}       ""            fp    []
+		inconclusive  {"status":"finished","exit":0,"r":"stopped"}    ""            bomb  ["lca"]
 	CASES
 	)
 	local want boot panic kind acted got n=0
@@ -363,14 +366,16 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 			  status137: {workload_status: 137, probes: probes(false)},
 			  rootdead: {workload_status: null, workload_root_alive: false, probes: probes(false)},
 			  lost: {workload_status: 0, probes: probes(true)},
-			  fine: {workload_status: 0, probes: probes(false)}}[$boot.r // ""]) as $result
+			  fine: {workload_status: 0, probes: probes(false)},
+			  stopped: {gone: false, stopped: true, leftover_tasks: 9, t_end_s: 12, probes: probes(true)}}[$boot.r // ""])
+			  as $result
 			| {workload: {kind: (if $kind == "fp" then "false-positive" else "bomb" end)}, defence: {hook: null}} as $cell
 			| classify($boot; $result; null; $panic; ""; $cell; $acted) | .[0]')
 		printf '%-13s %-60s -> %s\n' "$want" "$boot $kind $acted" "$got"
 		[ "$got" = "$want" ] || fail "$boot $kind $acted: $got, expected $want"
 		n=$((n + 1))
 	done <<<"$cases"
-	[ "$n" -eq 15 ] || fail "$n cases ran"
+	[ "$n" -eq 16 ] || fail "$n cases ran"
 	# a defence hook that reported nothing makes the run a lab error
 	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
 		classify({status: "finished", exit: 0}; {gone: true, probes: []}; null; ""; "";

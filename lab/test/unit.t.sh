@@ -91,6 +91,9 @@ t_unit_driver_rejects_bad_input() {
 	expect_exit 2 "-t wants a whole number, not 'soon'" "$run" -t soon /lab/bin/folkert
 	expect_exit 2 "-s wants KEY=VALUE" "$run" -s vm.oom_kill_lca /lab/bin/folkert
 	expect_exit 2 "-P needs a hook" "$run" -P 5 /lab/bin/folkert
+	expect_exit 2 "-U wants oom_kills=N, lca_decisions=N or lca_killed=N, not 'kills=2'" "$run" -U kills=2 /lab/bin/folkert
+	expect_exit 2 "-U wants a count of at least 1" "$run" -U oom_kills=0 /lab/bin/folkert
+	expect_exit 2 "--until: -U wants oom_kills=N" "$LAB_ROOT/lab/run-cell" --until lca=1 lca off folkert "$(mktemp -d)"
 	expect_exit 2 "usage: lcalab-run" "$run"
 	expect_exit 2 "usage: lcalab-run" "$run" -t 0 /lab/bin/folkert
 }
