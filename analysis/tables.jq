@@ -9,8 +9,11 @@ def latest:
   to_entries | map(.value + {_i: .key})
   | group_by(.id) | map(max_by(._i) | del(._i));
 
-# A cell without its repetition, as records and plans spell it (.key).
-def cell_key($w; $c): "\($w) \($c.swap) \($c.kernel) \($c.defence)";
+# A cell without its repetition, as records and plans spell it (.key):
+# the flat desktop, the lab's first, is not named (keys older than the
+# desktops stay valid).
+def cell_key($w; $c):
+  "\($w) \($c.swap) \($c.kernel) \($c.defence)" + (if $c.desktop == "flat" then "" else " \($c.desktop)" end);
 
 def median:
   sort | if length == 0 then null
@@ -21,11 +24,17 @@ def round1: if . == null then null else (. * 10 | round) / 10 end;
 
 def defences($meta): $meta.matrix.defences;
 
-def columns($meta):
-  [$meta.matrix.swap[] as $s | defences($meta)[] as $d | $meta.matrix.kernels[] as $k
-   | {swap: $s, kernel: $k, defence: $d}];
+def desktops($meta): $meta.matrix.desktops // ["flat"];
 
-def col_label: "\(.kernel)\(if .defence == "none" then "" else "+" + .defence end) swap=\(.swap)";
+# The table's columns; a desktop is named where the run has more than one.
+def columns($meta):
+  (desktops($meta) | length > 1) as $named
+  | [desktops($meta)[] as $e | $meta.matrix.swap[] as $s | defences($meta)[] as $d | $meta.matrix.kernels[] as $k
+     | {swap: $s, kernel: $k, defence: $d, desktop: $e, named: $named}];
+
+def col_label:
+  "\(.kernel)\(if .defence == "none" then "" else "+" + .defence end) swap=\(.swap)"
+  + (if .named then " @\(.desktop)" else "" end);
 
 def header($meta; $first):
   "| \($first) | " + (columns($meta) | map(col_label) | join(" | ")) + " |",

@@ -233,6 +233,19 @@ defence_json() {
 		  param: (if $param == "-" then null else $param end), acted: $acted}'
 }
 
+# Desktop NAME of workloads/desktops.tab, as a cell's JSON.
+desktop_json() {
+	local reg=$LAB_ROOT/workloads/desktops.tab row line name shape browser what
+	row=$(registry_row "$reg" "$1") || usage_error "unknown desktop '$1' ($(where "$reg") has: $(registry_names "$reg"))"
+	line=$(where "$reg" "${row%%$'\t'*}")
+	read -r name shape browser what <<<"${row#*$'\t'}"
+	[ -n "$what" ] || usage_error "$line: a desktop line wants name, shape, browser MB and what it is"
+	case $shape in flat | article) ;; *) usage_error "$line: unknown shape '$shape' (flat, article)" ;; esac
+	[[ $browser =~ ^[0-9]+$ ]] || usage_error "$line: the browser wants whole MB, not '$browser'"
+	jq -n -c --arg name "$name" --arg shape "$shape" --argjson mb "$browser" --arg what "$what" \
+		'{name: $name, shape: $shape, browser_mb: $mb, what: $what}'
+}
+
 # The kernel splats in log FILE (workloads/splats.tab names them), as a
 # JSON array of {kind, line}, in the order they came; at most 100.
 log_splats() {

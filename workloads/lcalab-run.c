@@ -13,6 +13,7 @@
  *     -s KEY=VALUE a sysctl to set before the desktop starts (repeatable;
  *                  one that this kernel lacks is an error)
  *     -m MB        memory the "browser" probe holds [64]
+ *     -D SHAPE     the desktop's process tree: flat or article [flat]
  *     -H HOOK      a defence hook (workloads/README.md, Defences): run as
  *                  "HOOK apply [PARAM]" once the desktop is up, before the
  *                  workload starts, and "HOOK evidence [PARAM]" at the end,
@@ -27,8 +28,8 @@
  * PROGRAM is the workload's path in the guest; the driver knows no list of
  * workloads or defences (lab/run resolves them from the registries).
  *
- * The process tree it builds (the driver stands for the system's init and
- * is protected; everything else has oom_score_adj 0):
+ * The process trees it builds (the driver stands for the system's init and
+ * is protected; everything else has oom_score_adj 0). -D flat:
  *
  *   lcalab-run (-1000)
  *   +- probe daemon                     a system daemon (klogd)
@@ -37,6 +38,17 @@
  *      |  probe browser (-m MB)         with unsaved work, a big resident app
  *      +- terminal shell
  *         +- WORKLOAD (cgroup lcalab/workload)
+ *
+ * -D article, the 2005 article's desktop (the login shell becomes the
+ * session manager, which parents the apps and the terminal emulator):
+ *
+ *   lcalab-run (-1000)
+ *   +- probe daemon
+ *   +- probe session                    the session manager
+ *      +- probe editor, probe browser
+ *      +- probe emulator                the terminal emulator
+ *         +- terminal shell
+ *            +- WORKLOAD
  *
  * The workload's cgroup has only the pids controller (no limit): it counts
  * the workload's tasks exactly and cgroup.kill ends what is left.
@@ -81,15 +93,16 @@
 #define EVIDENCE_MAX	4096
 #define HOOK_TIMEOUT_S	30
 
-enum { P_DAEMON, P_SESSION, P_EDITOR, P_BROWSER, P_TERMINAL, NPROBES };
+enum { P_DAEMON, P_SESSION, P_EDITOR, P_BROWSER, P_EMULATOR, P_TERMINAL, NPROBES };
 static const char *const probe_names[NPROBES] = {
-	"daemon", "session", "editor", "browser", "terminal"
+	"daemon", "session", "editor", "browser", "emulator", "terminal"
 };
 
 struct probe {
+	bool present;		/* the emulator is only in the article's desktop */
 	int fd;			/* heartbeat file; -1 for the terminal */
 	int pidfd;
-	pid_t pid;
+	pid_t pid, ppid;	/* ppid: its parent once the desktop was up */
 	bool alive;
 	double died_at;
 	struct probe_beat beat;
@@ -115,6 +128,7 @@ struct run {
 	int nsysctls;
 	int deadline, quiet, threads_max, nproc, browser_mb;
 	uid_t uid;
+	bool article;		/* -D article */
 	const char *until;	/* -U KEY=N, or NULL */
 	enum { UNTIL_OOM_KILLS, UNTIL_LCA_DECISIONS, UNTIL_LCA_KILLED } until_key;
 	long until_n;
@@ -261,7 +275,7 @@ static void run_daemon(struct run *r, const char *unused)
 }
 
 /*
- * The login shell: starts the desktop's probes, then the terminal, which
+ * The login shell: builds the desktop (-D) around the terminal shell, which
  * waits for the go file, moves a child into the workload cgroup, execs the
  * workload there, writes its exit status (128 + signal when killed) and
  * stays, as a terminal does, so its death is evidence.
@@ -289,6 +303,25 @@ static void shell_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+#define TERMINAL_SH	RUNDIR "/terminal.sh"
+
+/* The terminal shell's script: "bash TERMINAL_SH PROGRAM ARGS...". */
+static void write_terminal_script(void)
+{
+	write_file(TERMINAL_SH, "echo $$ >" RUNDIR "/terminal.pid\n"
+		   "until [ -e " RUNDIR "/go ]; do sleep 0.05; done\n"
+		   "(echo $BASHPID >" CG "/workload/cgroup.procs &&\n"
+		   " echo $BASHPID >" RUNDIR "/workload.pid && exec \"$@\")\n"
+		   "echo $? >" RUNDIR "/workload.status\n"
+		   "exec sleep infinity\n");
+}
+
+/*
+ * The login shell's command: the desktop of -D around "bash TERMINAL_SH
+ * PROGRAM ARGS". In the article's, the session manager and the terminal
+ * emulator start their children and then become their probes (exec), so
+ * each is the parent of what it started.
+ */
 static char *login_script(struct run *r)
 {
 	char *s = NULL;
@@ -296,23 +329,20 @@ static char *login_script(struct run *r)
 	FILE *f = open_memstream(&s, &len);
 	int i;
 
-	fprintf(f, "export PATH=" LAB "/bin:/usr/bin:/bin\n"
-		"cd /tmp\n"
-		"probe " RUNDIR " session & probe " RUNDIR " editor &\n"
-		"probe " RUNDIR " browser -m %d &\n"
-		"bash -c 'echo $$ >" RUNDIR "/terminal.pid\n"
-		"  until [ -e " RUNDIR "/go ]; do sleep 0.05; done\n"
-		"  (echo $BASHPID >" CG "/workload/cgroup.procs &&\n"
-		"   echo $BASHPID >" RUNDIR "/workload.pid && exec \"$@\")\n"
-		"  echo $? >" RUNDIR "/workload.status; exec sleep infinity' terminal",
-		r->browser_mb);
-	fputc(' ', f);
+	fprintf(f, "export PATH=" LAB "/bin:/usr/bin:/bin\ncd /tmp\nset -- ");
 	shell_quote(f, r->program);
 	for (i = 0; r->args[i]; i++) {
 		fputc(' ', f);
 		shell_quote(f, r->args[i]);
 	}
-	fputs(" &\nwait\n", f);
+	if (r->article)
+		fprintf(f, "\nprobe " RUNDIR " editor & probe " RUNDIR " browser -m %d &\n"
+			"bash -c 'bash " TERMINAL_SH " \"$@\" & exec probe " RUNDIR " emulator' emulator \"$@\" &\n"
+			"exec probe " RUNDIR " session\n", r->browser_mb);
+	else
+		fprintf(f, "\nprobe " RUNDIR " session & probe " RUNDIR " editor &\n"
+			"probe " RUNDIR " browser -m %d &\n"
+			"bash " TERMINAL_SH " \"$@\" &\nwait\n", r->browser_mb);
 	if (fclose(f))
 		die("out of memory");
 	return s;
@@ -448,6 +478,17 @@ static void setup_cgroups(struct run *r)
 	r->fd_cgpids = open_ro(CG "/workload/pids.current");
 }
 
+/* The parent of @pid (field 4 of /proc/PID/stat), or -1. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (!read_path(path, buf, sizeof(buf)) || !(p = strrchr(buf, ')')))
+		return -1;
+	return strtol(p + 4, NULL, 10);
+}
+
 /* Wait until every probe beats and the terminal waits for go. */
 static void await_desktop(struct run *r)
 {
@@ -458,6 +499,8 @@ static void await_desktop(struct run *r)
 		bool ready = true;
 
 		for (i = 0; i < P_TERMINAL; i++) {
+			if (!r->probes[i].present)
+				continue;
 			if (r->probes[i].fd < 0) {
 				snprintf(path, sizeof(path), RUNDIR "/%s", probe_names[i]);
 				r->probes[i].fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -476,7 +519,10 @@ static void await_desktop(struct run *r)
 	for (i = 0; i < NPROBES; i++) {
 		struct probe *p = &r->probes[i];
 
+		if (!p->present)
+			continue;
 		p->pid = i == P_TERMINAL ? read_long(RUNDIR "/terminal.pid") : p->beat.pid;
+		p->ppid = parent_of(p->pid);
 		p->pidfd = pidfd_of(p->pid);
 		p->alive = true;
 		p->died_at = -1;
@@ -582,6 +628,8 @@ static void sample(struct run *r)
 	for (i = 0; i < NPROBES; i++) {
 		struct probe *p = &r->probes[i];
 
+		if (!p->present)
+			continue;
 		if (p->fd >= 0)
 			pread(p->fd, &p->beat, sizeof(p->beat), 0);
 		if (p->alive && exited(p->pidfd)) {
@@ -730,8 +778,8 @@ static void print_settings(const struct run *r)
 		printf(i ? "," : "");
 		json_str(r->sysctls[i]);
 	}
-	printf("],\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"uid\":%d,\"hook\":",
-	       field(meminfo, "SwapTotal"), r->browser_mb, r->uid);
+	printf("],\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"desktop_shape\":\"%s\",\"uid\":%d,\"hook\":",
+	       field(meminfo, "SwapTotal"), r->browser_mb, r->article ? "article" : "flat", r->uid);
 	json_str_or_null(r->hook);
 	printf(",\"until\":");
 	json_str_or_null(r->until);
@@ -783,8 +831,10 @@ static void print_result(const struct run *r)
 	for (i = 0; i < NPROBES; i++) {
 		const struct probe *p = &r->probes[i];
 
-		printf("%s{\"name\":\"%s\",\"pid\":%d,\"alive\":%s,\"died_at_s\":", i ? "," : "",
-		       probe_names[i], p->pid, p->alive ? "true" : "false");
+		if (!p->present)
+			continue;
+		printf("%s{\"name\":\"%s\",\"pid\":%d,\"ppid\":%d,\"alive\":%s,\"died_at_s\":", i ? "," : "",
+		       probe_names[i], p->pid, p->ppid, p->alive ? "true" : "false");
 		if (p->alive)
 			printf("null");
 		else
@@ -821,7 +871,7 @@ static int number(const char *s, char opt)
 static void usage(void)
 {
 	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-s KEY=VALUE]... [-m MB] [-u UID] "
-		"[-U KEY=N] [-H HOOK [-P PARAM]] PROGRAM [-- ARGS]\n");
+		"[-D SHAPE] [-U KEY=N] [-H HOOK [-P PARAM]] PROGRAM [-- ARGS]\n");
 	exit(2);
 }
 
@@ -855,7 +905,7 @@ static void parse(struct run *r, int argc, char **argv)
 
 	*r = (struct run){ .deadline = 120, .quiet = 2, .browser_mb = 64, .uid = 1000,
 			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true };
-	while ((opt = getopt(argc, argv, "+t:q:T:n:s:m:u:U:H:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "+t:q:T:n:s:m:D:u:U:H:P:")) != -1) {
 		switch (opt) {
 		case 't':
 			r->deadline = number(optarg, 't');
@@ -886,6 +936,13 @@ static void parse(struct run *r, int argc, char **argv)
 			break;
 		case 'U':
 			parse_until(r, optarg);
+			break;
+		case 'D':
+			if (strcmp(optarg, "flat") && strcmp(optarg, "article")) {
+				fprintf(stderr, "lcalab-run: -D wants flat or article, not '%s'\n", optarg);
+				exit(2);
+			}
+			r->article = !strcmp(optarg, "article");
 			break;
 		case 'H':
 			r->hook = optarg;
@@ -945,8 +1002,11 @@ int main(int argc, char **argv)
 	lseek(r.fd_kmsg, 0, SEEK_END);
 	read_fd(r.fd_vmstat, buf, sizeof(buf));
 	r.oom_kill0 = field(buf, "oom_kill");
-	for (i = 0; i < NPROBES; i++)
+	for (i = 0; i < NPROBES; i++) {
 		r.probes[i].fd = -1;
+		r.probes[i].present = i != P_EMULATOR || r.article;
+	}
+	write_terminal_script();
 
 	spawn(run_daemon, &r, NULL);
 	script = login_script(&r);

@@ -295,6 +295,39 @@ t_unit_paper_builds_from_results() {
 		fail "the lockup detectors are not reported"
 }
 
+# Desktops cross the matrix like defences: each cell names its desktop (the
+# flat one, the lab's first, keeps the keys of runs older than desktops),
+# the driver gets the desktop's shape and browser, and the tables get a
+# column per desktop, named where there is more than one.
+t_unit_desktops_are_a_matrix_dimension() {
+	local results cells line dir
+	results=$(mktemp -d)
+	cells=$(KERNELS=lca SWAP=off WORKLOADS=a DESKTOPS="flat,article-nobig" REPS=1 run_matrix)
+	[ "$(sort <<<"$cells" | xargs)" = "1 a off lca none 1 a off lca none article-nobig" ] || fail "unexpected plan: $cells"
+	line=$(EXPERIMENT=matrix KERNELS=lca SWAP=off WORKLOADS=a DEFENCES=none DESKTOPS=article-nobig REPS=1 "$LAB_ROOT/lab/plan")
+	jq -e '.key == "a off lca none article-nobig" and .id == "1-a-off-lca-article-nobig"
+		and .desktop == {name: "article-nobig", shape: "article", browser_mb: 0,
+		                 what: "the article'"'"'s tree with no large process (the browser holds nothing)"}' <<<"$line" >/dev/null ||
+		fail "plan line: $line"
+	expect_exit 2 "unknown desktop 'attic' \(workloads/desktops.tab has: flat article" \
+		env DESKTOPS=attic RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 2 "unknown desktop 'attic'" "$LAB_ROOT/lab/run-cell" --desktop attic stock off a "$results/x"
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
+	# two desktops in one run: a column each, and the records find theirs
+	dir=$(small_run)
+	jq -c '.matrix.desktops = ["flat", "article"]' "$dir/meta.json" >"$dir/m" && mv "$dir/m" "$dir/meta.json"
+	jq -c 'def article: .desktop = {name: "article", shape: "article", browser_mb: 64, what: "t"}
+			| .key += " article" | .id += "-article";
+		if has("cell") then .cell |= article | .key = .cell.key | .id = .cell.id | .desktop = "article"
+			| .cell_dir = "cells/\(.id)" | .outcome = "clean"
+		else article end | select(.id | contains("-a-"))' "$dir/plan.jsonl" "$dir/runs.jsonl" >"$dir/more"
+	grep -v '"schema"' "$dir/more" >>"$dir/plan.jsonl"
+	grep '"schema"' "$dir/more" >>"$dir/runs.jsonl"
+	"$LAB_ROOT/analysis/report" "$dir" --section survival | tee "$dir/survival"
+	grep -qF '| workload | stock swap=off @flat | lca swap=off @flat | stock swap=on @flat |' "$dir/survival" || fail "no column per desktop"
+	grep -qE '^\| a \| .*\| 1/1 clean \(2\.5–100%\) \| 1/1 clean' "$dir/survival" || fail "the article cells lost their records"
+}
+
 t_unit_defences_are_a_matrix_dimension() {
 	local results cells
 	results=$(mktemp -d)
@@ -438,4 +471,20 @@ t_unit_claims_verdicts_on_synthetic_records() {
 	check reproduced 5 "${six_killed[@]}" "${six_survived[@]}"
 	check "not shown" 5 "lca leak false-positive killed" "stock leak false-positive survived"
 	check inconclusive 5 "lca leak false-positive inconclusive" "stock leak false-positive inconclusive"
+}
+
+# The article's desktop is the tree lcalab-run documents: the session
+# manager parents the editor, the browser and the terminal emulator, which
+# parents the terminal shell that started the workload.
+t_boot_article_desktop_is_a_tree() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-article-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 3 --desktop article-nobig lca off prefork "$d" >"$d/out.json" ||
+		fail "run-cell failed ($d)"
+	jq -c '{desktop, outcome, probe_pids, probe_ppids, settings}' "$d/out.json"
+	jq -e '.desktop == "article-nobig" and .settings.browser_mb == 0 and .probe_pids as $p | .probe_ppids as $pp
+		| $pp.editor == $p.session and $pp.browser == $p.session and $pp.emulator == $p.session
+		  and $pp.terminal == $p.emulator and $pp.session != $p.daemon' "$d/out.json" >/dev/null ||
+		fail "the desktop is not the article's tree ($d)"
+	zcat -f "$d"/channel.log* | grep -q '"desktop_shape":"article"' || fail "the driver did not build the article's desktop"
 }
