@@ -355,7 +355,7 @@ t_boot_defence_pids_acts() {
 t_boot_defence_earlyoom_runs() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-earlyoom-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 15 --defence earlyoom stock off leak "$d" >"$d/out.json" ||
+	"$LAB_ROOT/lab/run-cell" --deadline 8 --defence earlyoom stock off leak "$d" >"$d/out.json" ||
 		fail "run-cell failed"
 	jq -c '{outcome, defence, acted, defence_evidence, oom_kills}' "$d/out.json"
 	jq -e '.defence == "earlyoom" and (.defence_evidence.earlyoom_kills | type) == "number"' "$d/out.json" >/dev/null ||
