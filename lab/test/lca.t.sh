@@ -56,7 +56,7 @@ t_lca_stock_has_no_switch() {
 lca_bomb() {
 	local column=$1 until=$2 d lines decisions
 	d=$(mktemp -d "$LAB_BUILD/boots/test-$column-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 40 --until "$until" --desktop article-nobig "$column" off "$own/pagebomb.sh" "$d" \
+	"$LAB_ROOT/lab/run-cell" --deadline 40 --until "$until" --desktop article-nobig "$column" off "$LAB_ROOT/lab/test/fixtures/own/pagebomb.sh" "$d" \
 		>"$d/out.json" ||
 		fail "run-cell $column failed ($d)"
 	jq -c '{outcome, outcome_reason, stopped_by, oom_kills, lca_decisions}' "$d/out.json"
