@@ -54,11 +54,10 @@ t_lca_stock_has_no_switch() {
 # line must be a decision in the documented format or a documented "is
 # exiting: no decision". Sets $record to the run's record.
 lca_bomb() {
-	local column=$1 until=$2 d lines decisions
+	local column=$1 until=$2 d lines decisions bomb=$LAB_ROOT/lab/test/fixtures/own/pagebomb.sh
 	d=$(mktemp -d "$LAB_BUILD/boots/test-$column-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 40 --until "$until" --desktop article-nobig "$column" off "$LAB_ROOT/lab/test/fixtures/own/pagebomb.sh" "$d" \
-		>"$d/out.json" ||
-		fail "run-cell $column failed ($d)"
+	"$LAB_ROOT/lab/run-cell" --deadline 40 --until "$until" --desktop article-nobig "$column" off "$bomb" "$d" \
+		>"$d/out.json" || fail "run-cell $column failed ($d)"
 	jq -c '{outcome, outcome_reason, stopped_by, oom_kills, lca_decisions}' "$d/out.json"
 	[ "$(jq -r .outcome "$d/out.json")" != hung ] || fail "the guest hung ($d)"
 	jq -e --arg u "$until" '.stopped_by == $u and .outcome == "inconclusive"' "$d/out.json" >/dev/null ||
