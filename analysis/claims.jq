@@ -38,37 +38,41 @@ def gap_s: map(.max_probe_gap_ms // empty) | if length == 0 then null else (max 
 # A claim none of whose runs was conclusive has no verdict.
 def without_evidence: if .runs == 0 then .verdict = "inconclusive" else . end | del(.runs);
 
+# The sources, exactly: the patch's notes on LKML and the LWN article.
+def notes_source: "Coywolf Qi Hunt, \"[patch] oom lca -- fork bombing killer v2.2\", linux-kernel, 3 May 2005 (patch notes)";
+def lwn_source: "LWN, \"Defending against fork bombs\", corbet, 3 May 2005";
+
 def claims($swaps; $ci; $fisher):
-  . as $r
+  . as $r | notes_source as $notes | lwn_source as $lwn
   | [
     ( [$swaps[] as $s | $r | cell("a"; $s; "stock")[]] as $c
       | {runs: ($c | length), claim: "The stock OOM killer cannot handle a.sh.",
-         source: "patch notes (v2.2)",
+         source: $notes,
          verdict: verdict($c | all_are(["persists", "collateral", "hung", "panic"]);
                           $c | all_are(["clean"])),
          evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); persists or worse in \($c | share(.outcome | IN("persists", "collateral", "hung", "panic"); $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", "))"}),
     ( [$swaps[] as $s | $r | cell("a"; $s; "lca")[], cell("b"; $s; "lca")[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops a.sh and b.sh without ill effects.",
-         source: "LWN, \"Defending against fork bombs\" (2005)",
+         source: "\($notes) (\"my desktop survived perfectly\"); \($lwn) (\"without any ill effects beyond a temporary slowdown\")",
          verdict: verdict($c | all_are(["clean"]); $c | map(select(.outcome == "clean")) | length == 0),
          evidence: "lca, a: \($r | cells_text("a"; "lca"; $swaps)); lca, b: \($r | cells_text("b"; "lca"; $swaps)); clean in \($c | share(.outcome == "clean"; $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", ")); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
     ( [$swaps[] as $s | $r | cell("folkert"; $s; "lca")[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops folkert, with collateral damage.",
-         source: "LWN (2005)",
+         source: "\($notes) (\"a lot of innocent processes got killed, but the system still survived\"); \($lwn) (\"with some collateral damage\")",
          verdict: verdict($c | all(.gone == true and (.probes_lost | length) > 0) and length > 0;
                           $c | all(.gone != true)),
          evidence: "lca, folkert: \($r | cells_text("folkert"; "lca"; $swaps)); bomb gone in \($c | share(.gone == true; $ci)) of the conclusive runs, with a probe lost in \($c | share(.gone == true and (.probes_lost | length) > 0; $ci))"}),
     ( ($r | cell("folkert"; "on"; "lca")) as $on | ($r | cell("folkert"; "off"; "lca")) as $off
       | {runs: ([$on[], $off[]] | length), claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
-         source: "LWN (2005)",
+         source: "\($notes) only (\"unusable for 5~6 minutes until all 256M swap got used up\")",
          verdict: (if ($on | length) == 0 or ($off | length) == 0 then "not measured"
                    elif ($on | length) < 3 or ($off | length) < 3 then "not shown"
                    else verdict(($on | gap_s) > ($off | gap_s); ($on | gap_s) <= ($off | gap_s)) end),
          evidence: "lca, folkert: longest probe heartbeat gap \($on | gap_s) s with swap, \($off | gap_s) s without (conclusive runs: \($on | length) with swap, \($off | length) without; deadline \($on[0].deadline_s // "?") s, so minutes cannot be observed)"}),
     ( ($r | map(select(.kind == "false-positive" and conclusive))) as $fp
       | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == "lca"))) as $lc
-      | {runs: ($fp | length), claim: "Upstream's objection: killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
-         source: "LKML review of the patch (2005)",
+      | {runs: ($fp | length), claim: "Killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
+         source: "the lab's own question: no 2005 message making this objection was found (LWN's one reservation is the overhead)",
          verdict: (if ($lc | length) == 0 or ($st | length) == 0 then "not measured"
                    elif $fisher.p_worse < 0.05 then "reproduced" else "not shown" end),
          evidence: "false-positive runs with the root killed or a probe lost: lca \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that lca does worse: p = \($fisher.p_worse) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive")) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})

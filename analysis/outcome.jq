@@ -109,6 +109,28 @@ def first_victim($line):
        bomb_member: (.kind == "bomb" and $m.comm == $prog)}
   end;
 
+# Why each lost desktop probe died, from the evidence: "oom-kill" when the
+# kernel's "Killed process" lines ($killed: their pids) name it; "lca
+# subtree of PID" when an LCA decision killed the subtree of it or of one
+# of its ancestors (the desktop's tree: probe_ppids); "defence LABEL" when
+# only the cell's defence acted; else "unknown". Input: the record.
+def probe_deaths($killed):
+  (.probe_ppids // {}) as $ppid | (.probe_pids // {}) as $pids
+  | ($pids | to_entries | map({key: (.value | tostring), value: $ppid[.key]}) | from_entries) as $parent
+  | def ancestry($p): [$p, ($parent[$p | tostring] // empty | select(. != null) | ancestry(.)[])];
+  . as $r
+  | [ (.probes_lost + (if .terminal_lost then ["terminal"] else [] end))[] as $name
+      | ($pids[$name] // null) as $pid
+      | {name: $name, cause:
+          (if $pid == null then "unknown"
+           elif $killed | index($pid) then "oom-kill"
+           else (first($r.lca_decisions[] | .lca as $l | select($l > 0 and .killed > 0 and (ancestry($pid) | index($l))) | $l)
+                 // null) as $lca
+           | if $lca != null then "lca subtree of \($lca)"
+             elif ($r.acted | length) > 0 and ($r.acted | all(. != "oom-killer" and . != "lca")) then "defence \($r.acted | join(", "))"
+             else "unknown" end
+           end)} ];
+
 def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
   $job.cell as $cell
   | $job.build as $build

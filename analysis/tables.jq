@@ -65,10 +65,15 @@ def survival_cell($reps; $ci):
   + (map(select(.gone == true and .kind == "bomb") | .t_gone_s) | median
      | if . == null then "" else "; gone in \(seconds) (median)" end);
 
+# The probes lost over a cell's runs, each with the causes of its deaths
+# where the records name them (probe_deaths): "browser 3/3 (oom-kill 3)".
 def collateral_cell($reps):
   length as $n
-  | if $n == 0 then "missing" else
-      ([.[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)/\($n)") | join(", ")
+  | [.[].probe_deaths[]? | {name, cause: (.cause | sub(" of [0-9]+$"; ""))}] as $deaths
+  | def causes($p): $deaths | map(select(.name == $p) | .cause) | group_by(.) | map("\(.[0]) \(length)") | join(", ")
+      | if . == "" then "" else " (\(.))" end;
+  if $n == 0 then "missing" else
+      ([.[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)/\($n)\(causes(.[0]))") | join(", ")
        | if . == "" then "none" else . end)
       + (map(select(.terminal_lost)) | length | if . > 0 then "; terminal \(.)/\($n)" else "" end)
       + "; gap \(map((.max_probe_gap_ms // empty) / 1000) | median | seconds)"

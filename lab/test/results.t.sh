@@ -488,3 +488,22 @@ t_boot_article_desktop_is_a_tree() {
 		fail "the desktop is not the article's tree ($d)"
 	zcat -f "$d"/channel.log* | grep -q '"desktop_shape":"article"' || fail "the driver did not build the article's desktop"
 }
+
+# Each lost probe's cause, from the evidence: a kill line names it, an LCA
+# decision killed its ancestor's subtree, only a defence acted, or unknown.
+t_unit_probe_deaths_name_their_cause() {
+	local got
+	got=$(jq -n -c -L "$LAB_ROOT/analysis" 'include "outcome";
+		{probe_pids: {daemon: 9, session: 10, editor: 11, browser: 12, terminal: 13},
+		 probe_ppids: {daemon: 1, session: 5, editor: 5, browser: 5, terminal: 5},
+		 probes_lost: ["session", "editor", "browser", "daemon"], terminal_lost: true, acted: ["oom-killer", "lca"],
+		 lca_decisions: [{lca: 0, killed: 0}, {lca: 5, killed: 9}]} as $r
+		| ($r | probe_deaths([12])),
+		  ($r | .lca_decisions = [] | .acted = ["earlyoom"] | probe_deaths([])),
+		  ($r | .probe_pids = null | probe_deaths([12]))')
+	printf '%s\n' "$got"
+	[ "$(sed -n 1p <<<"$got")" = '[{"name":"session","cause":"lca subtree of 5"},{"name":"editor","cause":"lca subtree of 5"},{"name":"browser","cause":"oom-kill"},{"name":"daemon","cause":"unknown"},{"name":"terminal","cause":"lca subtree of 5"}]' ] ||
+		fail "kill lines and subtrees"
+	[ "$(sed -n 2p <<<"$got" | jq -r 'map(.cause) | unique | join(",")')" = "defence earlyoom" ] || fail "a defence's kills"
+	[ "$(sed -n 3p <<<"$got" | jq -r 'map(.cause) | unique | join(",")')" = "unknown" ] || fail "no pids, no cause"
+}
