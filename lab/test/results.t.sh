@@ -507,3 +507,16 @@ t_unit_probe_deaths_name_their_cause() {
 	[ "$(sed -n 2p <<<"$got" | jq -r 'map(.cause) | unique | join(",")')" = "defence earlyoom" ] || fail "a defence's kills"
 	[ "$(sed -n 3p <<<"$got" | jq -r 'map(.cause) | unique | join(",")')" = "unknown" ] || fail "no pids, no cause"
 }
+
+# The time-to-event table the deadlines are set from: in how many runs each
+# event came, its median and latest time; older records are counted out.
+t_unit_events_table_from_records() {
+	local run out
+	run=$(synthetic_run survived survived)
+	out=$("$LAB_ROOT/analysis/events" "$run")
+	printf '%s\n' "$out"
+	grep -qF '| prefork | off | stock | flat | 2 | 15 | 2/2: 15 s, latest 15 s | 0/2 | 0/2 |' <<<"$out" ||
+		fail "the events of two survived runs"
+	out=$("$LAB_ROOT/analysis/events" "$(small_run)")
+	grep -q '^8 records predate the event times' <<<"$out" || fail "older records are not counted out"
+}
