@@ -72,7 +72,7 @@ def claims($swaps; $ci; $fisher):
     ( ($r | map(select(.kind == "false-positive" and conclusive))) as $fp
       | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == "lca"))) as $lc
       | {runs: ($fp | length), claim: "Killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
-         source: "the lab's own question: no 2005 message making this objection was found (LWN's one reservation is the overhead)",
+         source: "the lab's own question: no 2005 message makes it; the one review, Andrew Morton's of the first posting (linux-kernel, 30 March 2005), objected to the exit path's cost, and LWN's one reservation is the overhead",
          verdict: (if ($lc | length) == 0 or ($st | length) == 0 then "not measured"
                    elif $fisher.p_worse < 0.05 then "reproduced" else "not shown" end),
          evidence: "false-positive runs with the root killed or a probe lost: lca \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that lca does worse: p = \($fisher.p_worse) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive")) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
