@@ -42,8 +42,8 @@ t_unit_validate_names_the_bad_line() {
 	"$LAB_ROOT/analysis/record" "$fixtures/cells/persists" >"$f"
 	"$LAB_ROOT/analysis/record" "$fixtures/cells/persists" | jq -c '.rep = 0 | del(.outcome)' >>"$f"
 	echo 'not json' >>"$f"
-	expect_exit 1 ':2: record: outcome is missing' "$LAB_ROOT/analysis/validate" "$schema" "$f"
-	expect_exit 1 ':2: record.rep: 0 < 1' "$LAB_ROOT/analysis/validate" "$schema" "$f"
+	expect_exit 1 ":2: record: 'outcome' is a required property" "$LAB_ROOT/analysis/validate" "$schema" "$f"
+	expect_exit 1 ':2: record.rep: 0 is less than the minimum of 1' "$LAB_ROOT/analysis/validate" "$schema" "$f"
 	expect_exit 1 ':3: not JSON' "$LAB_ROOT/analysis/validate" "$schema" "$f"
 	"$LAB_ROOT/analysis/validate" "$schema" <(head -1 "$f") || fail "a good record was refused"
 }
