@@ -20,7 +20,7 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	guest-bin check-series boot smoke run run-defences run-debug stress overhead report compare paper test lint \
+	guest-bin check-series boot smoke run run-defences run-debug stress overhead report events compare paper test lint \
 	clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
@@ -82,6 +82,10 @@ overhead: ## fork/exec/thread cost, task_struct layout, OOM decision cost (lab/e
 report: ## tables and figures of a run: RUN=results/ID [the newest]
 	@[ -n "$(RUN)" ] || { echo "report: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
 	@analysis/report $(RUN)
+
+events: ## when the first OOM kill, subtree kill and the end came, per cell: RUN=results/ID [the newest]
+	@[ -n "$(RUN)" ] || { echo "events: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
+	@analysis/events $(RUN)
 
 compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=results/B
 	@[ -n "$(BASE)" ] && [ -n "$(NEW)" ] || { echo "compare: give BASE=results/A NEW=results/B" >&2; exit 2; }
