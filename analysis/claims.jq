@@ -1,5 +1,6 @@
 # The article's claims, checked against a run's records (input: the
-# array of latest records). Each claim: {claim, source, verdict, evidence};
+# array of latest records of one desktop) for one policy column $lca (the
+# first claim is the stock kernel's). Each claim: {claim, source, verdict, evidence};
 # verdict is reproduced, not reproduced, partly, not shown, not measured,
 # or inconclusive. A verdict rests on the conclusive runs only (outcome.jq
 # conclusive: something acted); the evidence counts the others and gives
@@ -25,13 +26,25 @@ def share(f; $ci): length as $n | map(select(f)) | length as $k
   | if $n == 0 then "0 runs" else "\($k)/\($n) (\($ci["\($k)/\($n)"][0])–\($ci["\($k)/\($n)"][1])%)" end;
 
 # The false-positive runs that went wrong (the root killed or a probe
-# lost): bad and good conclusive runs, stock as BASE, lca as NEW, for
-# analysis/stats fisher.
+# lost): bad and good conclusive runs, stock as BASE, the policy column
+# $lca as NEW, for analysis/stats fisher.
 def fp_bad: .outcome == "killed" or .outcome == "collateral";
-def fp_counts:
+def fp_counts($lca):
   map(select(.kind == "false-positive" and conclusive)) as $fp
   | def side($k): $fp | map(select(.kernel == $k)) | [(map(select(fp_bad)) | length), (map(select(fp_bad | not)) | length)];
-  [{base: side("stock"), new: side("lca")}];
+  {base: side("stock"), new: side($lca)};
+
+# The plan's columns that run an LCA rule: every column not of the stock
+# build and not switched off (vm.oom_kill_lca=0); ["lca"] when none.
+def policy_columns($plan):
+  $plan | map(.kernel | select(.build != "stock" and (any(.sysctls[]; . == "vm.oom_kill_lca=0") | not)) | .column)
+  | unique | if length == 0 then ["lca"] else . end;
+
+# The desktops of a run's matrix.
+def run_desktops($meta): $meta.matrix.desktops // ["flat"];
+
+# The records of one desktop (runs older than the desktops ran the flat one).
+def on_desktop($d): map(select((.desktop // "flat") == $d));
 
 def gap_s: map(.max_probe_gap_ms // empty) | if length == 0 then null else (max / 100 | round) / 10 end;
 
@@ -42,7 +55,7 @@ def without_evidence: if .runs == 0 then .verdict = "inconclusive" else . end | 
 def notes_source: "Coywolf Qi Hunt, \"[patch] oom lca -- fork bombing killer v2.2\", linux-kernel, 3 May 2005 (patch notes)";
 def lwn_source: "LWN, \"Defending against fork bombs\", corbet, 3 May 2005";
 
-def claims($swaps; $ci; $fisher):
+def claims($swaps; $ci; $fisher; $lca):
   . as $r | notes_source as $notes | lwn_source as $lwn
   | [
     ( [$swaps[] as $s | $r | cell("a"; $s; "stock")[]] as $c
@@ -51,29 +64,29 @@ def claims($swaps; $ci; $fisher):
          verdict: verdict($c | all_are(["persists", "collateral", "hung", "panic"]);
                           $c | all_are(["clean"])),
          evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); persists or worse in \($c | share(.outcome | IN("persists", "collateral", "hung", "panic"); $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", "))"}),
-    ( [$swaps[] as $s | $r | cell("a"; $s; "lca")[], cell("b"; $s; "lca")[]] as $c
+    ( [$swaps[] as $s | $r | cell("a"; $s; $lca)[], cell("b"; $s; $lca)[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops a.sh and b.sh without ill effects.",
          source: "\($notes) (\"my desktop survived perfectly\"); \($lwn) (\"without any ill effects beyond a temporary slowdown\")",
          verdict: verdict($c | all_are(["clean"]); $c | map(select(.outcome == "clean")) | length == 0),
-         evidence: "lca, a: \($r | cells_text("a"; "lca"; $swaps)); lca, b: \($r | cells_text("b"; "lca"; $swaps)); clean in \($c | share(.outcome == "clean"; $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", ")); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
-    ( [$swaps[] as $s | $r | cell("folkert"; $s; "lca")[]] as $c
+         evidence: "\($lca), a: \($r | cells_text("a"; $lca; $swaps)); \($lca), b: \($r | cells_text("b"; $lca; $swaps)); clean in \($c | share(.outcome == "clean"; $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", ")); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
+    ( [$swaps[] as $s | $r | cell("folkert"; $s; $lca)[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops folkert, with collateral damage.",
          source: "\($notes) (\"a lot of innocent processes got killed, but the system still survived\"); \($lwn) (\"with some collateral damage\")",
          verdict: verdict($c | all(.gone == true and (.probes_lost | length) > 0) and length > 0;
                           $c | all(.gone != true)),
-         evidence: "lca, folkert: \($r | cells_text("folkert"; "lca"; $swaps)); bomb gone in \($c | share(.gone == true; $ci)) of the conclusive runs, with a probe lost in \($c | share(.gone == true and (.probes_lost | length) > 0; $ci))"}),
-    ( ($r | cell("folkert"; "on"; "lca")) as $on | ($r | cell("folkert"; "off"; "lca")) as $off
+         evidence: "\($lca), folkert: \($r | cells_text("folkert"; $lca; $swaps)); bomb gone in \($c | share(.gone == true; $ci)) of the conclusive runs, with a probe lost in \($c | share(.gone == true and (.probes_lost | length) > 0; $ci))"}),
+    ( ($r | cell("folkert"; "on"; $lca)) as $on | ($r | cell("folkert"; "off"; $lca)) as $off
       | {runs: ([$on[], $off[]] | length), claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
          source: "\($notes) only (\"unusable for 5~6 minutes until all 256M swap got used up\")",
          verdict: (if ($on | length) == 0 or ($off | length) == 0 then "not measured"
                    elif ($on | length) < 3 or ($off | length) < 3 then "not shown"
                    else verdict(($on | gap_s) > ($off | gap_s); ($on | gap_s) <= ($off | gap_s)) end),
-         evidence: "lca, folkert: longest probe heartbeat gap \($on | gap_s) s with swap, \($off | gap_s) s without (conclusive runs: \($on | length) with swap, \($off | length) without; deadline \($on[0].deadline_s // "?") s, so minutes cannot be observed)"}),
+         evidence: "\($lca), folkert: longest probe heartbeat gap \($on | gap_s) s with swap, \($off | gap_s) s without (conclusive runs: \($on | length) with swap, \($off | length) without; deadline \($on[0].deadline_s // "?") s\(if ($on[0].deadline_s // 0) < 300 then ", so minutes cannot be observed" else "" end))"}),
     ( ($r | map(select(.kind == "false-positive" and conclusive))) as $fp
-      | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == "lca"))) as $lc
+      | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == $lca))) as $lc
       | {runs: ($fp | length), claim: "Killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
          source: "the lab's own question: no 2005 message makes it; the one review, Andrew Morton's of the first posting (linux-kernel, 30 March 2005), objected to the exit path's cost, and LWN's one reservation is the overhead",
          verdict: (if ($lc | length) == 0 or ($st | length) == 0 then "not measured"
                    elif $fisher.p_worse < 0.05 then "reproduced" else "not shown" end),
-         evidence: "false-positive runs with the root killed or a probe lost: lca \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that lca does worse: p = \($fisher.p_worse) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive")) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
+         evidence: "false-positive runs with the root killed or a probe lost: \($lca) \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that \($lca) does worse: p = \($fisher.p_worse) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive" and (.kernel | IN("stock", $lca)))) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
   ] | map(without_evidence);

@@ -440,16 +440,21 @@ t_unit_stats_gives_exact_intervals() {
 t_unit_claims_verdicts_on_synthetic_records() {
 	local ci
 	ci=$("$LAB_ROOT/analysis/stats" ci 12)
-	# claim N's verdict for records given as "kernel workload kind outcome" words
+	# claim N's verdict, for the policy column $column (lca), for records
+	# given as "kernel workload kind outcome [swap [gap_ms]]" words (a
+	# collateral run lost the browser)
 	verdict() {
 		local n=$1 recs fisher
 		shift
 		recs=$(printf '%s\n' "$@" | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
-			| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: "off",
-			   oom_kills: 1, probes_lost: [], gone: (.[3] | IN("clean", "collateral")), lca_killed: 0})')
-		fisher=$(jq -c -L "$LAB_ROOT/analysis" 'include "claims"; fp_counts' <<<"$recs" | "$LAB_ROOT/analysis/stats" fisher)
-		jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" --argjson n "$n" \
-			'include "claims"; claims(["off"]; $ci; $f[0])[$n - 1].verdict' <<<"$recs"
+			| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: (.[4] // "off"),
+			   max_probe_gap_ms: (.[5] // "100" | tonumber), oom_kills: 1,
+			   probes_lost: (if .[3] == "collateral" then ["browser"] else [] end),
+			   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0, deadline_s: 20})')
+		fisher=$(jq -c -L "$LAB_ROOT/analysis" --arg c "${column:-lca}" 'include "claims"; [fp_counts($c)]' <<<"$recs" |
+			"$LAB_ROOT/analysis/stats" fisher)
+		jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" --argjson n "$n" --arg c "${column:-lca}" \
+			'include "claims"; claims(["off", "on"]; $ci; $f[0]; $c)[$n - 1].verdict' <<<"$recs"
 	}
 	check() {
 		local want=$1 got
@@ -464,6 +469,25 @@ t_unit_claims_verdicts_on_synthetic_records() {
 	check inconclusive 1 "stock a bomb inconclusive" "stock a bomb inconclusive"
 	check reproduced 1 "stock a bomb persists" "stock a bomb inconclusive"
 	check "not reproduced" 2 "lca a bomb collateral" "lca b bomb persists"
+	check reproduced 2 "lca a bomb clean" "lca b bomb clean" "lca a bomb inconclusive"
+	check partly 2 "lca a bomb clean" "lca b bomb collateral"
+	check inconclusive 2 "lca a bomb inconclusive" "stock a bomb clean"
+	check reproduced 3 "lca folkert bomb collateral" "lca folkert bomb collateral"
+	check "not reproduced" 3 "lca folkert bomb persists" "lca folkert bomb persists"
+	check partly 3 "lca folkert bomb collateral" "lca folkert bomb clean"
+	local swap_worse=() swap_better=()
+	for _ in 1 2 3; do
+		swap_worse+=("lca folkert bomb persists on 90000" "lca folkert bomb persists off 2000")
+		swap_better+=("lca folkert bomb persists on 1000" "lca folkert bomb persists off 2000")
+	done
+	check reproduced 4 "${swap_worse[@]}"
+	check "not reproduced" 4 "${swap_better[@]}"
+	check "not shown" 4 "lca folkert bomb persists on 90000" "lca folkert bomb persists off 2000"
+	check "not measured" 4 "lca folkert bomb persists off 2000"
+	check "not measured" 5 "lca leak false-positive killed"
+	# another policy column: its own records, not lca's
+	column=lca-2005 check reproduced 2 "lca-2005 a bomb clean" "lca a bomb persists"
+	column=lca-2005 check inconclusive 3 "lca folkert bomb collateral"
 	local six_killed=() six_survived=()
 	for _ in 1 2 3 4 5 6; do
 		six_killed+=("lca leak false-positive killed")
