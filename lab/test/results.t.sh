@@ -214,7 +214,7 @@ t_unit_report_names_bad_line() {
 	local run
 	run=$(small_run)
 	sed -i '3s/"outcome":"[a-z-]*"/"outcome":"great"/' "$run/runs.jsonl"
-	expect_exit 1 'runs.jsonl:3: record.outcome: "great" is not one of' "$LAB_ROOT/analysis/report" "$run" --no-figures
+	expect_exit 1 "runs.jsonl:3: record.outcome: 'great' is not one of" "$LAB_ROOT/analysis/report" "$run" --no-figures
 	[ ! -e "$run/report.md" ] || fail "a report was written from a damaged run"
 	jq '.schema = 9' "$fixtures/run-small/meta.json" >"$run/meta.json"
 	expect_exit 1 'written by schema 9; this lab reads 2' "$LAB_ROOT/analysis/report" "$run" --no-figures
