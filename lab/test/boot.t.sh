@@ -37,8 +37,10 @@ check_guest_facts() {
 t_boot_stock_without_swap() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
-	boot_guest "$d" --kernel stock -- 'touch /root/canary; echo wrote canary'
+	boot_guest "$d" --kernel stock -- 'touch /root/canary; echo wrote canary
+		test ! -e /proc/sys/vm/oom_kill_lca && echo no lca switch'
 	check_guest_facts "$d" stock 0
+	grep -qx 'no lca switch' "$d/channel.log" || fail "the stock kernel has vm.oom_kill_lca"
 	jq -e '.status == "finished" and .exit == 0' "$d/boot.json" >/dev/null || fail "boot.json: $(cat "$d/boot.json")"
 	# snapshot=on: what the guest wrote never reaches the image.
 	debugfs -R 'stat /root/canary' "$(rootfs_image)" 2>&1 | grep -q 'File not found' ||

@@ -37,13 +37,6 @@ t_lca_kunit_and_knobs() {
 	done
 }
 
-t_lca_stock_has_no_switch() {
-	local d
-	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
-	boot_guest "$d" --kernel stock -- 'test ! -e /proc/sys/vm/oom_kill_lca && echo absent'
-	grep -qx absent "$d/channel.log" || fail "stock kernel has vm.oom_kill_lca"
-}
-
 # folkert, a page per allocation (lab/test/fixtures/own/pagebomb.sh: at
 # the OOM killer in seconds), in a 256 MB guest without swap, through the run driver (the
 # bomb's cgroup is killed in one write at the end; a shell pkill loop could
