@@ -142,7 +142,9 @@ t_lca_debug_lineage_stress() {
 		fail "the stress ended $(jq -r .outcome "$d/stress.json"): $(jq -c .splats "$d/stress.json") ($d)"
 	jq -e --argjson s "$DEBUG_TIME_SCALE" --argjson c "$STRESS_CPUS" '.time_scale == $s and .cpus == $c' \
 		"$d/stress.json" >/dev/null || fail "not scaled by DEBUG_TIME_SCALE or not on STRESS_CPUS vCPUs"
-	jq -e '.stress.counts | del(.restarts) | to_entries | all(.value > 0)' "$d/stress.json" >/dev/null ||
+	# a global OOM round (one hog per CPU) can outlast 60 s: the global OOM
+	# kills are checked below from the kernel's counts instead
+	jq -e '.stress.counts | del(.restarts, .oom_global) | to_entries | all(.value > 0)' "$d/stress.json" >/dev/null ||
 		fail "an event never happened: $(jq -c .stress.counts "$d/stress.json")"
 	jq -e '.stress | .memcg_oom_kills > 0 and .oom_kills > .memcg_oom_kills and .lca_decisions > 0' \
 		"$d/stress.json" >/dev/null || fail "no global OOM, no constrained OOM or no LCA decision"
