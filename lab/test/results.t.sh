@@ -434,6 +434,32 @@ t_unit_stats_gives_exact_intervals() {
 	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" pi 3
 }
 
+# Overhead flags come only from adequate tests (analysis/stats ratios):
+# synthetic per-boot medians for each branch of the rule.
+t_unit_overhead_flags_need_adequate_tests() {
+	local out
+	boots() { # clock figure variant first step count
+		local i
+		for ((i = 0; i < $6; i++)); do echo "$1 $2 $3 $(($4 + i * $5))"; done
+	}
+	out=$({
+		boots icount fork stock 1000 1 10; boots icount fork lca 1050 1 10	# 5% slower, 1% jitter
+		boots icount exec stock 1000 1 3; boots icount exec lca 1050 1 3	# the same on 3 + 3 boots
+		boots icount spawn stock 1000 3 10; boots icount spawn lca 1010 3 10	# 1% slower, 2.7% jitter
+		boots icount thread stock 1000 1 10; boots icount thread lca 1000 1 10	# no difference
+		boots icount vfork stock 1000 1 10; boots icount vfork lca 1050 1 1	# one boot
+	} | "$LAB_ROOT/analysis/stats" ratios stock stock 500 10) || fail "analysis/stats ratios failed"
+	printf '%s\n' "$out"
+	flag() { jq -r --arg m "$1" 'select(.mode == $m) | "\(.distinguishable) \(.why)"' <<<"$out"; }
+	[ "$(flag fork)" = "true null" ] || fail "5% on 10 + 10 boots, 1% jitter: $(flag fork)"
+	[ "$(flag exec)" = "false fewer than 10 boots a side" ] || fail "3 + 3 boots were flagged: $(flag exec)"
+	[ "$(flag spawn)" = "false inside the run-to-run jitter (2.7%)" ] || fail "a shift inside the jitter: $(flag spawn)"
+	[[ "$(flag thread)" == "false p = "* ]] || fail "no difference was flagged: $(flag thread)"
+	[ "$(flag vfork)" = "false one boot a side: no spread to test" ] || fail "one boot: $(flag vfork)"
+	jq -e -s 'map(select(.mode == "exec")) | .[0].p == 0.1' <<<"$out" >/dev/null ||
+		fail "the exact permutation test on 3 + 3 boots cannot go below p = 0.1"
+}
+
 # The claims' verdict rules on synthetic records: claim 1 (stock, a.sh) in
 # each of its branches, and claim 5 (false positives, lca against stock)
 # with and without support from its exact test.
