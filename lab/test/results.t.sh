@@ -242,11 +242,20 @@ t_unit_compare_flags_regressions() {
 	new=$(synthetic_run killed killed killed killed killed killed)
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a regression exited 0: $out"
 	printf '%s\n' "$out"
-	grep -q '^| prefork swap=off stock | survived (0/6 bad) | killed (6/6 bad) | WORSE (p = 0.0011) |$' <<<"$out" ||
+	grep -q '^| prefork swap=off stock | survived (0/6 bad) | killed (6/6 bad) | WORSE (p = 0.0011, 0.0011 after Holm) |$' <<<"$out" ||
 		fail "the regression is not flagged with its p-value"
 	new=$(synthetic_run killed survived killed survived killed survived)
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "3 of 6 against 0 of 6 was called a regression"
 	grep -q 'no supported difference (p = 0.0909 worse' <<<"$out" || fail "no p-value for 3 of 6 against 0 of 6: $out"
+	# among three cells, 0 of 5 against 4 of 5 (p = 0.0238) is not enough
+	# after Holm (0.0714): many cells are many tests; 0 of 6 against 6 of 6 is
+	out=$(jq -n -c '[{base: [0, 5], new: [4, 1]}, {base: [1, 4], new: [1, 4]}, {base: [2, 3], new: [2, 3]}]' |
+		"$LAB_ROOT/analysis/stats" fisher)
+	jq -e '.[0].p_worse == 0.0238 and .[0].p_worse_holm == 0.0714' <<<"$out" >/dev/null ||
+		fail "Holm's adjustment over three cells: $out"
+	out=$(jq -n -c '[{base: [0, 6], new: [6, 0]}, {base: [1, 4], new: [1, 4]}, {base: [2, 3], new: [2, 3]}]' |
+		"$LAB_ROOT/analysis/stats" fisher)
+	jq -e '.[0].p_worse_holm == 0.0032' <<<"$out" >/dev/null || fail "a real regression among three cells: $out"
 }
 
 # A run of one cell (prefork, swap off, stock), one repetition per
