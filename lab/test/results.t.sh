@@ -577,8 +577,16 @@ t_unit_events_table_from_records() {
 	run=$(synthetic_run survived survived)
 	out=$("$LAB_ROOT/analysis/events" "$run")
 	printf '%s\n' "$out"
-	grep -qF '| prefork | off | stock | flat | 2 | 15 | 2/2: 15 s, latest 15 s | 0/2 | 0/2 |' <<<"$out" ||
+	grep -qF '| prefork | off | stock | flat | 2 | 15 | 2/2 (15.8–100%): median 15 s, latest 15 s | 0/2 (0–84.2%) | 0/2 (0–84.2%) |' <<<"$out" ||
 		fail "the events of two survived runs"
+	# Kaplan-Meier, by hand: events at 10, 20, 30 s, runs censored at 15 and
+	# 40 s: at risk 5, 3, 2, so 1 - S = 0.2, 1 - 0.8 * 2/3, 1 - 0.8 * 2/3 / 2
+	out=$(jq -n -c '[{runs: [[10, true], [20, true], [15, false], [30, true], [40, false]]}]' |
+		"$LAB_ROOT/analysis/stats" km)
+	jq -e '.[0].curve == [[10, 0.2], [20, 0.4667], [30, 0.7333]] and .[0].median == 30' <<<"$out" >/dev/null ||
+		fail "Kaplan-Meier of five runs, two censored: $out"
+	out=$(jq -n -c '[{runs: [[180, false], [60, true], [180, false]]}]' | "$LAB_ROOT/analysis/stats" km)
+	jq -e '.[0].median == null' <<<"$out" >/dev/null || fail "1 of 3 has no median: $out"
 	out=$("$LAB_ROOT/analysis/events" "$(small_run)")
 	grep -q '^8 records predate the event times' <<<"$out" || fail "older records are not counted out"
 }
