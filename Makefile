@@ -20,7 +20,7 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	guest-bin check-series boot smoke run run-defences run-debug stress overhead report events compare paper test lint \
+	guest-bin check-series boot smoke run reference run-defences run-debug stress overhead report events compare paper test lint \
 	clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
@@ -66,6 +66,9 @@ run: ## run an experiment (EXPERIMENT [matrix]; KERNELS SWAP WORKLOADS DEFENCES 
 	lab/run
 
 RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirname)
+reference: ## the reference run the paper is made from, 345 cells, ~9-12 h (lab/experiments/reference.conf); rerun to resume
+	@$(MAKE) -s run EXPERIMENT=reference
+
 run-defences: ## the defences experiment (lab/experiments/defences.conf) into results/
 	@$(MAKE) -s run EXPERIMENT=defences
 

@@ -115,9 +115,11 @@ deadline_of() {
 }
 
 # A workload, resolved: a name in workloads/workloads.tab, or a file of
-# one's own (path/to/mybomb.c or .sh). One JSON object.
+# one's own (path/to/mybomb.c or .sh; its one deadline serves both swap
+# settings). One JSON object; lab/plan keeps the deadline of the cell's swap
+# setting as deadline_s.
 workload_json() {
-	local reg=$LAB_ROOT/workloads/workloads.tab row line name kind deadline program args src guest
+	local reg=$LAB_ROOT/workloads/workloads.tab row line name kind deadline swap_deadline program args src guest
 	if [[ $1 == */* || $1 == *.c || $1 == *.sh ]]; then
 		src=$(realpath -e "$1" 2>/dev/null) || usage_error "no workload file '$1'"
 		case $src in *.c | *.sh) ;; *) usage_error "$1: a workload file is a .c or a .sh" ;; esac
@@ -126,13 +128,14 @@ workload_json() {
 		deadline=${WORKLOAD_DEADLINE:-$(header_value deadline "$src")}
 		[ -n "$kind" ] || usage_error "$1: no kind: give WORKLOAD_KIND=bomb|false-positive or a 'lcalab-kind: bomb' comment"
 		[ -n "$deadline" ] || usage_error "$1: no deadline: give WORKLOAD_DEADLINE=S or a 'lcalab-deadline: S' comment"
+		swap_deadline=$deadline
 		line=WORKLOADS program=$src args="" guest=/lab/files/$(basename "$src" .c)
 	else
 		row=$(registry_row "$reg" "$1") ||
 			usage_error "unknown workload '$1' ($(where "$reg") has: $(registry_names "$reg"))"
 		line=$(where "$reg" "${row%%$'\t'*}")
-		read -r name kind deadline program args <<<"${row#*$'\t'}"
-		[ -n "$program" ] || usage_error "$line: a workload line wants name, kind, deadline and program"
+		read -r name kind deadline swap_deadline program args <<<"${row#*$'\t'}"
+		[ -n "$program" ] || usage_error "$line: a workload line wants name, kind, two deadlines (off, on) and program"
 		src=$LAB_ROOT/$program
 		[ -f "$src" ] || usage_error "$line: no file $program"
 		case $program in
@@ -143,11 +146,13 @@ workload_json() {
 	fi
 	case $kind in bomb | false-positive) ;; *) usage_error "$line: unknown kind '$kind' (bomb, false-positive)" ;; esac
 	[[ $deadline =~ ^[1-9][0-9]*$ ]] || usage_error "$line: the deadline wants whole seconds, not '$deadline'"
+	[[ $swap_deadline =~ ^[1-9][0-9]*$ ]] || usage_error "$line: the swap deadline wants whole seconds, not '$swap_deadline'"
 	check_guard "$src" "$line"
 	jq -n -c --arg name "$name" --arg kind "$kind" --argjson deadline "$(deadline_of "$name" "$deadline")" \
+		--argjson swap_deadline "$(deadline_of "$name" "$swap_deadline")" \
 		--arg program "${program#"$LAB_ROOT"/}" --arg guest "$guest" --arg args "$args" \
 		--arg sha "$(sha256sum "$src" | cut -c1-16)" --argjson own "$([[ $program == /* ]] && echo true || echo false)" \
-		'{name: $name, kind: $kind, deadline_s: $deadline, program: $program, sha256: $sha,
+		'{name: $name, kind: $kind, deadline_s: $deadline, swap_deadline_s: $swap_deadline, program: $program, sha256: $sha,
 		  guest_path: $guest, args: ($args | split(" ") | map(select(. != ""))), own: $own}'
 }
 

@@ -33,7 +33,7 @@ t_unit_extend_with_one_line_each() {
 		. "$here/guard.sh"
 		sleep "${1:-5}"
 	EOF
-	echo "idle  false-positive  12  workloads/idle.sh  3" >>"$copy/workloads/workloads.tab"
+	echo "idle  false-positive  12  12  workloads/idle.sh  3" >>"$copy/workloads/workloads.tab"
 	cat >"$copy/workloads/defences/renice.sh" <<-'EOF'
 		#!/bin/bash
 		set -euo pipefail
@@ -54,7 +54,7 @@ t_unit_extend_with_one_line_each() {
 			and .sysctls == ["vm.oom_kill_lca=1", "vm.oom_kill_lca_window_ms=5000"])' "$results/plan" >/dev/null ||
 		fail "the plan does not resolve the new lines"
 
-	KERNELS=stock,lca-fast WORKLOADS=a,idle DEFENCES=none,renice SWAP=off REPS=1 RUN_ID=x \
+	KERNELS=stock,lca-fast WORKLOADS=a,idle DEFENCES=none,renice DESKTOPS=flat SWAP=off REPS=1 RUN_ID=x \
 		RESULTS=$results RUN_CELL=$copy/lab/test/fixtures/fake-run-cell "$copy/lab/run" >/dev/null 2>&1 ||
 		fail "the run failed"
 	dir=$results/x
@@ -87,12 +87,13 @@ t_unit_registry_rejects_bad_lines() {
 		[ "$rc" -eq 2 ] || fail "'$line' in $file: exit $rc, expected 2"
 		grep -qF -- "$file:$n: $pattern" <<<"$out" || fail "'$line' in $file: not named ($out)"
 	}
-	check workloads/workloads.tab "zap  bmb  10  workloads/a.sh" "unknown kind 'bmb' (bomb, false-positive)" WORKLOADS
-	check workloads/workloads.tab "zap  bomb  soon  workloads/a.sh" "the deadline wants whole seconds, not 'soon'" WORKLOADS
-	check workloads/workloads.tab "zap  bomb  10" "a workload line wants name, kind, deadline and program" WORKLOADS
-	check workloads/workloads.tab "zap  bomb  10  workloads/zap.c" "no file workloads/zap.c" WORKLOADS
+	check workloads/workloads.tab "zap  bmb  10  10  workloads/a.sh" "unknown kind 'bmb' (bomb, false-positive)" WORKLOADS
+	check workloads/workloads.tab "zap  bomb  soon  10  workloads/a.sh" "the deadline wants whole seconds, not 'soon'" WORKLOADS
+	check workloads/workloads.tab "zap  bomb  10  later  workloads/a.sh" "the swap deadline wants whole seconds, not 'later'" WORKLOADS
+	check workloads/workloads.tab "zap  bomb  10  10" "a workload line wants name, kind, two deadlines (off, on) and program" WORKLOADS
+	check workloads/workloads.tab "zap  bomb  10  10  workloads/zap.c" "no file workloads/zap.c" WORKLOADS
 	cp "$own/naked.sh" "$copy/workloads/naked.sh"
-	check workloads/workloads.tab "zap  bomb  10  workloads/naked.sh" "workloads/naked.sh has no guest guard" WORKLOADS
+	check workloads/workloads.tab "zap  bomb  10  10  workloads/naked.sh" "workloads/naked.sh has no guest guard" WORKLOADS
 	check workloads/defences.tab "zap  zap  zap.sh  -  true" "no hook workloads/defences/zap.sh" DEFENCES
 	check workloads/defences.tab "zap  zap  -  -  .x >>> 1" "the acted rule is not a jq expression" DEFENCES
 	check workloads/defences.tab "zap  zap  -" "a defence line wants name, label, hook, param and an acted rule" DEFENCES
@@ -147,7 +148,7 @@ t_unit_own_workload_is_planned_or_refused() {
 t_unit_rerecord_rewrites_cell_records() {
 	local results dir
 	results=$(mktemp -d)
-	KERNELS=stock SWAP=off WORKLOADS=a REPS=2 RUN_ID=r RESULTS=$results \
+	KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r RESULTS=$results \
 		RUN_CELL=$LAB_ROOT/lab/test/fixtures/fake-run-cell "$LAB_ROOT/lab/run" >/dev/null 2>&1 || fail "the run failed"
 	dir=$results/r
 	jq -c '.outcome = "clean"' "$dir/cells/1-a-off-stock/record.json" >"$dir/x" && mv "$dir/x" "$dir/cells/1-a-off-stock/record.json"

@@ -69,6 +69,29 @@ t_unit_run_order_is_complete_and_interleaved() {
 		fail "blocks are not shuffled"
 }
 
+# The reference experiment crosses everything without swap and keeps only
+# the bombs on stock, lca and lca-2005 without a large process with swap
+# (CELLS_WHERE); the quick matrix is a subset of it.
+t_unit_reference_and_quick_matrix() {
+	local results cells quick
+	results=$(mktemp -d)
+	cells=$(EXPERIMENT=reference "$LAB_ROOT/lab/plan")
+	[ "$(wc -l <<<"$cells")" -eq 345 ] || fail "$(wc -l <<<"$cells") reference cells, expected 345"
+	jq -e -s 'map(select(.swap == "on")) | length == 45 and all(.workload.kind == "bomb"
+		and .desktop.name == "article-nobig" and .workload.deadline_s == 600
+		and (.kernel.column | IN("stock", "lca", "lca-2005")))' <<<"$cells" >/dev/null ||
+		fail "the reference's swap-on cells are not the 45 bomb cells it names"
+	jq -e -s 'map(select(.swap == "off")) | length == 300 and (map(.kernel.column) | unique | length) == 5' \
+		<<<"$cells" >/dev/null || fail "the reference does not cross every policy without swap"
+	quick=$("$LAB_ROOT/lab/plan" | jq -c 'del(.experiment, .rep)' | sort -u)
+	[ -z "$(comm -23 <(printf '%s\n' "$quick") <(jq -c 'del(.experiment, .rep)' <<<"$cells" | sort -u))" ] ||
+		fail "a cell of the quick matrix is not in the reference experiment"
+	expect_exit 2 "CELLS_WHERE is not a jq condition on a cell: '.swap =='" \
+		env CELLS_WHERE=".swap ==" RESULTS="$results" "$LAB_ROOT/lab/plan"
+	[ "$(CELLS_WHERE='.kernel.column == "lca"' KERNELS=stock,lca SWAP=off WORKLOADS=a REPS=1 DESKTOPS=flat run_matrix)" = "1 a off lca none" ] ||
+		fail "CELLS_WHERE did not keep only the lca cell"
+}
+
 t_unit_run_rejects_bad_input() {
 	local results
 	results=$(mktemp -d)
@@ -88,7 +111,7 @@ t_unit_run_rejects_bad_input() {
 
 # The matrix loop for real, each cell faked by a fixture's record.
 fake_run() {
-	KERNELS=stock SWAP=off WORKLOADS=a REPS=2 RUN_ID=r1 RESULTS=$results \
+	KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS=$results \
 		RUN_CELL=$fixtures/fake-run-cell "$LAB_ROOT/lab/run"
 }
 
@@ -105,7 +128,7 @@ t_unit_run_appends_and_resumes() {
 	sed -i 2d "$results/r1/runs.jsonl"
 	[ "$(DRY_RUN=1 fake_run)" = "2 a off stock none" ] || fail "the resumed run would not run just rep 2"
 	# without RUN_ID the newest unfinished run of the same matrix is resumed
-	[ "$(KERNELS=stock SWAP=off WORKLOADS=a REPS=2 RESULTS=$results DRY_RUN=1 "$LAB_ROOT/lab/run")" = "2 a off stock none" ] ||
+	[ "$(KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RESULTS=$results DRY_RUN=1 "$LAB_ROOT/lab/run")" = "2 a off stock none" ] ||
 		fail "the unfinished run is not picked without RUN_ID"
 	out=$(fake_run 2>&1)
 	grep -q '1 to run' <<<"$out" || fail "resume did not say 1 to run: $out"
@@ -130,9 +153,9 @@ t_unit_run_refuses_damaged_results() {
 	expect_exit 1 'line 2: schema 0, this lab reads 2' fake_run
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
 	expect_exit 1 'was planned otherwise \(cell 3-a-off-stock is new\)' env REPS=3 \
-		KERNELS=stock SWAP=off WORKLOADS=a RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
-	expect_exit 1 'was planned otherwise \(cell 1-a-off-stock: workload.deadline_s 20 -> 21\)' env DEADLINES=a=21 REPS=2 \
-		KERNELS=stock SWAP=off WORKLOADS=a RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
+		KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 1 'was planned otherwise \(cell 1-a-off-stock: workload.deadline_s 90 -> 21\)' env DEADLINES=a=21 REPS=2 \
+		KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
 }
 
@@ -341,7 +364,7 @@ t_unit_desktops_are_a_matrix_dimension() {
 t_unit_defences_are_a_matrix_dimension() {
 	local results cells
 	results=$(mktemp -d)
-	cells=$(KERNELS="stock lca" SWAP=off WORKLOADS=a DEFENCES="none,pids" REPS=1 run_matrix)
+	cells=$(KERNELS="stock lca" SWAP=off WORKLOADS=a DEFENCES="none,pids" DESKTOPS=flat REPS=1 run_matrix)
 	[ "$(sort <<<"$cells" | xargs)" = "$(printf '%s\n' "1 a off lca none" "1 a off lca pids" "1 a off stock none" "1 a off stock pids" | xargs)" ] ||
 		fail "unexpected plan: $cells"
 	expect_exit 2 "unknown defence 'moat' \(workloads/defences.tab has: none nproc" \

@@ -62,7 +62,7 @@ t_unit_workloads_refuse_outside_guest() {
 	dir=$(mktemp -d)
 	chmod 755 "$dir"
 	install -m 644 "$LAB_ROOT/workloads/guard.sh" "$LAB_ROOT/workloads/bomb-args.sh" "$dir/"
-	for prog in $(awk '!/^[[:space:]]*(#|$)/ { print $4 }' "$LAB_ROOT/workloads/workloads.tab") \
+	for prog in $(awk '!/^[[:space:]]*(#|$)/ { print $5 }' "$LAB_ROOT/workloads/workloads.tab") \
 		workloads/lcalab-run.c workloads/oomcost.c workloads/forkbench.c workloads/memhog.c \
 		workloads/climb.c workloads/lineage.c; do
 		case $prog in
