@@ -9,11 +9,16 @@ def latest:
   to_entries | map(.value + {_i: .key})
   | group_by(.id) | map(max_by(._i) | del(._i));
 
-# A cell without its repetition, as records and plans spell it (.key):
-# the flat desktop, the lab's first, is not named (keys older than the
-# desktops stay valid).
-def cell_key($w; $c):
-  "\($w) \($c.swap) \($c.kernel) \($c.defence)" + (if $c.desktop == "flat" then "" else " \($c.desktop)" end);
+# A record's cell without its repetition, by its fields (records older
+# than the desktops ran on the flat one), and the same of a plan's cell.
+def cell_of: {workload, swap, kernel, defence, desktop: (.desktop // "flat")};
+def planned_cell:
+  {workload: .workload.name, swap, kernel: .kernel.column, defence: .defence.name, desktop: (.desktop.name // "flat")};
+
+# A cell's name in reports: "a swap=off lca+pids @article".
+def cell_name:
+  "\(.workload) swap=\(.swap) \(.kernel)\(if .defence == "none" then "" else "+" + .defence end)"
+  + (if .desktop == "flat" then "" else " @\(.desktop)" end);
 
 def median:
   sort | if length == 0 then null
@@ -40,7 +45,8 @@ def header($meta; $first):
   "| \($first) | " + (columns($meta) | map(col_label) | join(" | ")) + " |",
   "|---|" + (columns($meta) | map("---") | join("|")) + "|";
 
-def in_cell($w; $c): cell_key($w; $c) as $k | map(select(.key == $k));
+def column_cell($w; $c): {workload: $w} + ($c | {swap, kernel, defence, desktop});
+def in_cell($w; $c): column_cell($w; $c) as $k | map(select(cell_of == $k));
 
 # A cell's outcomes as proportions of its conclusive runs, each with its
 # exact 95% interval ($ci: analysis/stats ci), then the runs that say
@@ -89,10 +95,10 @@ def kills_cell:
 # workload and swap setting) is "–"; one it has without a record, "missing".
 def table($meta; $plan; $workloads; cell):
   . as $recs
-  | ($plan | map(.key)) as $planned
+  | ($plan | map(planned_cell)) as $planned
   | header($meta; "workload"),
     ($workloads[] as $w
-     | "| \($w) | " + (columns($meta) | map(. as $c | cell_key($w; $c) as $k
+     | "| \($w) | " + (columns($meta) | map(. as $c | column_cell($w; $c) as $k
          | if any($planned[]; . == $k) then $recs | in_cell($w; $c) | cell else "–" end) | join(" | ")) + " |");
 
 # The matrix's workloads of a kind, as the plan resolved them.
