@@ -3,8 +3,11 @@
 # first claim is the stock kernel's). Each claim: {claim, source, verdict, evidence};
 # verdict is reproduced, not reproduced, partly, not shown, not measured,
 # or inconclusive. A verdict rests on the conclusive runs only (outcome.jq
-# conclusive: something acted); the evidence counts the others and gives
-# each proportion its exact 95% interval ($ci: analysis/stats ci).
+# conclusive: something acted), but for the swap claim, which is about the
+# desktop while swap fills (a run in which nothing acted is its evidence);
+# the evidence counts the others and gives each proportion its exact 95%
+# interval ($ci: analysis/stats ci). $fisher: the exact tests of the claims
+# that compare (analysis/stats fisher on fp_counts and swap_counts), {fp, swap}.
 
 include "outcome";
 
@@ -33,6 +36,18 @@ def fp_counts($lca):
   map(select(.kind == "false-positive" and conclusive)) as $fp
   | def side($k): $fp | map(select(.kernel == $k)) | [(map(select(fp_bad)) | length), (map(select(fp_bad | not)) | length)];
   {base: side("stock"), new: side($lca)};
+
+# The swap claim's runs: folkert on $lca with swap $s, every run but lab
+# errors; the window both swap settings observed (the shorter deadline);
+# the runs in which the bomb was not gone / gone within it, without swap as
+# BASE and with swap as NEW, for analysis/stats fisher.
+def swap_runs($s; $lca): map(select(.workload == "folkert" and .kernel == $lca and .swap == $s and .outcome != "lab-error"));
+def swap_window($lca): [swap_runs("off"; $lca), swap_runs("on"; $lca)] | map(map(.deadline_s) | min) | min;
+def gone_within($w): .gone == true and .t_gone_s <= $w;
+def swap_counts($lca):
+  swap_window($lca) as $w
+  | def side($s): swap_runs($s; $lca) | [(map(select(gone_within($w) | not)) | length), (map(select(gone_within($w))) | length)];
+  {base: side("off"), new: side("on")};
 
 # The plan's columns that run an LCA rule: every column not of the stock
 # build and not switched off (vm.oom_kill_lca=0); ["lca"] when none.
@@ -75,18 +90,21 @@ def claims($swaps; $ci; $fisher; $lca):
          verdict: verdict($c | all(.gone == true and (.probes_lost | length) > 0) and length > 0;
                           $c | all(.gone != true)),
          evidence: "\($lca), folkert: \($r | cells_text("folkert"; $lca; $swaps)); bomb gone in \($c | share(.gone == true; $ci)) of the conclusive runs, with a probe lost in \($c | share(.gone == true and (.probes_lost | length) > 0; $ci))"}),
-    ( ($r | cell("folkert"; "on"; $lca)) as $on | ($r | cell("folkert"; "off"; $lca)) as $off
+    ( ($r | swap_runs("on"; $lca)) as $on | ($r | swap_runs("off"; $lca)) as $off | ($r | swap_window($lca)) as $w
+      | ($on | map(.max_probe_gap_ms // 0) | sort | if length == 0 then null else .[length / 2 | floor] / 100 | round / 10 end) as $stall
       | {runs: ([$on[], $off[]] | length), claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
          source: "\($notes) only (\"unusable for 5~6 minutes until all 256M swap got used up\")",
          verdict: (if ($on | length) == 0 or ($off | length) == 0 then "not measured"
-                   elif ($on | length) < 3 or ($off | length) < 3 then "not shown"
-                   else verdict(($on | gap_s) > ($off | gap_s); ($on | gap_s) <= ($off | gap_s)) end),
-         evidence: "\($lca), folkert: longest probe heartbeat gap \($on | gap_s) s with swap, \($off | gap_s) s without (conclusive runs: \($on | length) with swap, \($off | length) without; deadline \($on[0].deadline_s // "?") s\(if ($on[0].deadline_s // 0) < 300 then ", so minutes cannot be observed" else "" end))"}),
+                   elif ($on | length) < 4 or ($off | length) < 4 then "not shown"
+                   else ($fisher.swap.p_worse < 0.05) as $later | ($stall >= 60) as $minutes
+                     | if $later and $minutes then "reproduced" elif $later or $minutes then "partly"
+                       else "not reproduced" end end),
+         evidence: "\($lca), folkert, every run but lab errors: bomb gone within \($w) s (the shorter deadline) in \($on | share(gone_within($w); $ci)) with swap, \($off | share(gone_within($w); $ci)) without; one-sided Fisher exact test that swap is worse: p = \($fisher.swap.p_worse); with swap the median run's longest probe heartbeat gap \($stall) s (\"minutes\": at least 60 s; longest \($on | gap_s) s), without \($off | gap_s) s at most; gone at all with swap in \($on | share(.gone == true; $ci)) (deadline \($on | map(.deadline_s) | unique | join(", ")) s)"}),
     ( ($r | map(select(.kind == "false-positive" and conclusive))) as $fp
       | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == $lca))) as $lc
       | {runs: ($fp | length), claim: "Killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
          source: "the lab's own question: no 2005 message makes it; the one review, Andrew Morton's of the first posting (linux-kernel, 30 March 2005), objected to the exit path's cost, and LWN's one reservation is the overhead",
          verdict: (if ($lc | length) == 0 or ($st | length) == 0 then "not measured"
-                   elif $fisher.p_worse < 0.05 then "reproduced" else "not shown" end),
-         evidence: "false-positive runs with the root killed or a probe lost: \($lca) \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that \($lca) does worse: p = \($fisher.p_worse) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive" and (.kernel | IN("stock", $lca)))) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
+                   elif $fisher.fp.p_worse < 0.05 then "reproduced" else "not shown" end),
+         evidence: "false-positive runs with the root killed or a probe lost: \($lca) \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that \($lca) does worse: p = \($fisher.fp.p_worse) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive" and (.kernel | IN("stock", $lca)))) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
   ] | map(without_evidence);

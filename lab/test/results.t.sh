@@ -508,13 +508,14 @@ t_unit_claims_verdicts_on_synthetic_records() {
 			| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: (.[4] // "off"),
 			   max_probe_gap_ms: (.[5] // "100" | tonumber), oom_kills: 1,
 			   probes_lost: (if .[3] == "collateral" then ["browser"] else [] end),
-			   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0, deadline_s: 20})')
-		# the exact test is claim 5's alone (scipy takes a second to load)
-		fisher='[{"p_worse": 1, "p_better": 1}]'
-		[ "$n" -ne 5 ] || fisher=$(jq -c -L "$LAB_ROOT/analysis" --arg c "${column:-lca}" 'include "claims"; [fp_counts($c)]' \
-			<<<"$recs" | "$LAB_ROOT/analysis/stats" fisher)
+			   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0}
+			| .deadline_s = (if .swap == "on" then 600 else 90 end) | .t_gone_s = (if .gone then 10 else null end))')
+		# the exact tests are claims 4 and 5's alone (scipy takes a second to load)
+		fisher='[{"p_worse": 1, "p_better": 1}, {"p_worse": 1, "p_better": 1}]'
+		[ "$n" -lt 4 ] || fisher=$(jq -c -L "$LAB_ROOT/analysis" --arg c "${column:-lca}" \
+			'include "claims"; [fp_counts($c), swap_counts($c)]' <<<"$recs" | "$LAB_ROOT/analysis/stats" fisher)
 		jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" --argjson n "$n" --arg c "${column:-lca}" \
-			'include "claims"; claims(["off", "on"]; $ci; $f[0]; $c)[$n - 1].verdict' <<<"$recs"
+			'include "claims"; claims(["off", "on"]; $ci; {fp: $f[0], swap: $f[1]}; $c)[$n - 1].verdict' <<<"$recs"
 	}
 	check() {
 		local want=$1 got
@@ -535,15 +536,24 @@ t_unit_claims_verdicts_on_synthetic_records() {
 	check reproduced 3 "lca folkert bomb collateral" "lca folkert bomb collateral"
 	check "not reproduced" 3 "lca folkert bomb persists" "lca folkert bomb persists"
 	check partly 3 "lca folkert bomb collateral" "lca folkert bomb clean"
-	local swap_worse=() swap_better=()
-	for _ in 1 2 3; do
-		swap_worse+=("lca folkert bomb persists on 90000" "lca folkert bomb persists off 2000")
-		swap_better+=("lca folkert bomb persists on 1000" "lca folkert bomb persists off 2000")
+	# claim 4, four runs a side: with swap the bomb stays (or nothing acts:
+	# the claim's own evidence) and the desktop stalls 90 s, or neither
+	local stall_stays=() stall_goes=() stays=() goes=() idle=() off=()
+	for _ in 1 2 3 4; do
+		off+=("lca folkert bomb clean off 2000")
+		stall_stays+=("lca folkert bomb persists on 90000")
+		idle+=("lca folkert bomb inconclusive on 90000")
+		stall_goes+=("lca folkert bomb clean on 90000")
+		stays+=("lca folkert bomb persists on 1000")
+		goes+=("lca folkert bomb clean on 1000")
 	done
-	check reproduced 4 "${swap_worse[@]}"
-	check "not reproduced" 4 "${swap_better[@]}"
-	check "not shown" 4 "lca folkert bomb persists on 90000" "lca folkert bomb persists off 2000"
-	check "not measured" 4 "lca folkert bomb persists off 2000"
+	check reproduced 4 "${stall_stays[@]}" "${off[@]}"
+	check reproduced 4 "${idle[@]}" "${off[@]}"
+	check partly 4 "${stall_goes[@]}" "${off[@]}"
+	check partly 4 "${stays[@]}" "${off[@]}"
+	check "not reproduced" 4 "${goes[@]}" "${off[@]}"
+	check "not shown" 4 "${stall_stays[@]:0:3}" "${off[@]:0:3}"
+	check "not measured" 4 "${off[@]}"
 	check "not measured" 5 "lca leak false-positive killed"
 	# another policy column: its own records, not lca's
 	column=lca-2005 check reproduced 2 "lca-2005 a bomb clean" "lca a bomb persists"
