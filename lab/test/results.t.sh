@@ -159,6 +159,19 @@ t_unit_run_refuses_damaged_results() {
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
 }
 
+# A run resumed after its kernel changed (another patch or config between
+# sessions) is refused before anything boots, naming both kernels.
+t_unit_resume_refuses_another_kernel() {
+	local results
+	results=$(mktemp -d)
+	DEADLINES=a=5 fake_run >/dev/null 2>&1 || fail "the fake run failed"
+	sed -i 2d "$results/r1/runs.jsonl"
+	jq -c '.series_hash = "stock-older"' "$results/r1/runs.jsonl" >"$results/x" && mv "$results/x" "$results/r1/runs.jsonl"
+	expect_exit 1 "has records of build 'stock' with series stock-older, config .*; the one built now has series" \
+		env DEADLINES=a=5 KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	[ "$(wc -l <"$results/r1/runs.jsonl")" -eq 1 ] || fail "the refused run added a record"
+}
+
 # One real cell through make run, then the same command again: it resumes
 # (nothing left) and the record follows the schema.
 t_boot_make_run_one_cell() {
