@@ -66,6 +66,9 @@ def outcome_counts($reps; $ci):
 
 def seconds: if . == null then "–" else "\(round1) s" end;
 
+# "k/n (lo–hi%)": a proportion with its exact 95% interval ($ci: analysis/stats ci).
+def share_of($k; $n; $ci): "\($k)/\($n)" + ($ci["\($k)/\($n)"] | if . == null then "" else " (\(.[0])–\(.[1])%)" end);
+
 def survival_cell($reps; $ci):
   outcome_counts($reps; $ci)
   + (map(select(.gone == true and .kind == "bomb") | .t_gone_s) | median
@@ -73,15 +76,15 @@ def survival_cell($reps; $ci):
 
 # The probes lost over a cell's runs, each with the causes of its deaths
 # where the records name them (probe_deaths): "browser 3/3 (oom-kill 3)".
-def collateral_cell($reps):
+def collateral_cell($reps; $ci):
   length as $n
   | [.[].probe_deaths[]? | {name, cause: (.cause | sub(" of [0-9]+$"; ""))}] as $deaths
   | def causes($p): $deaths | map(select(.name == $p) | .cause) | group_by(.) | map("\(.[0]) \(length)") | join(", ")
       | if . == "" then "" else " (\(.))" end;
   if $n == 0 then "missing" else
-      ([.[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)/\($n)\(causes(.[0]))") | join(", ")
+      ([.[].probes_lost[]] | group_by(.) | map("\(.[0]) \(share_of(length; $n; $ci))\(causes(.[0]))") | join(", ")
        | if . == "" then "none" else . end)
-      + (map(select(.terminal_lost)) | length | if . > 0 then "; terminal \(.)/\($n)" else "" end)
+      + (map(select(.terminal_lost)) | length | if . > 0 then "; terminal \(share_of(.; $n; $ci))" else "" end)
       + "; gap \(map((.max_probe_gap_ms // empty) / 1000) | median | seconds)"
       + " (max \(map((.max_probe_gap_ms // empty) / 1000) | max | seconds))"
     end;
@@ -116,20 +119,20 @@ def lab_errors:
 # The first OOM victims over a cell's runs, by name, with the median of
 # their resident memory: "probe 2/3 (64 MB), none 1/3"; a bomb member or a
 # known desktop probe says so.
-def victim_cell:
+def victim_cell($ci):
   length as $n
   | if $n == 0 then "missing"
     else map(.first_victim | {v: (if . == null then "none"
                else .comm + (if .bomb_member then " (bomb member)" elif .probe != null then " (\(.probe))" else "" end) end),
              kb: (.anon_rss_kb // null)})
          | group_by(.v) | map({v: .[0].v, k: length, mb: (map(.kb // empty) | median)}) | sort_by(-.k, .v)
-         | map("\(.v) \(.k)/\($n)" + (if .mb == null then "" else " (\(.mb / 1024 | round) MB)" end)) | join(", ")
+         | map("\(.v) \(share_of(.k; $n; $ci))" + (if .mb == null then "" else ", \(.mb / 1024 | round) MB" end)) | join("; ")
     end;
 
 # Who acted, over a cell's runs: "lca 3/3, oom-killer 3/3".
-def acted_cell:
+def acted_cell($ci):
   length as $n
   | if $n == 0 then "missing"
-    else [.[].acted[]] | group_by(.) | map("\(.[0]) \(length)/\($n)") | join(", ")
+    else [.[].acted[]] | group_by(.) | map("\(.[0]) \(share_of(length; $n; $ci))") | join(", ")
          | if . == "" then "nobody" else . end
     end;
