@@ -319,7 +319,7 @@ t_unit_paper_builds_from_results() {
 	# rep 1 of a on stock never met the OOM killer, with or without swap
 	grep -q '^| The stock OOM killer cannot handle a.sh. | .* | \*\*inconclusive\*\* | stock, a: swap off: 1 inconclusive; swap on: 1 inconclusive' "$run/paper.md" ||
 		fail "the a.sh claim is not checked against the records"
-	grep -q '^- 8 runs: 2 kernels x 2 swap settings x 3 workloads x 1 repetitions' "$run/paper.md" ||
+	grep -q '^- 8 runs of 12 planned: 2 kernels x 2 swap settings x 3 workloads x 1 desktops x 1 repetitions' "$run/paper.md" ||
 		fail "the method does not count the runs"
 	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
 	grep -qF 'KUnit checks it on the model tree' "$run/paper.md" || fail "no section on what the 2005 code did"
