@@ -154,7 +154,7 @@ t_unit_run_refuses_damaged_results() {
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
 	expect_exit 1 'was planned otherwise \(cell 3-a-off-stock is new\)' env REPS=3 \
 		KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
-	expect_exit 1 'was planned otherwise \(cell 1-a-off-stock: workload.deadline_s 90 -> 21\)' env DEADLINES=a=21 REPS=2 \
+	expect_exit 1 'was planned otherwise \(cell 1-a-off-stock: workload.deadline_s 120 -> 21\)' env DEADLINES=a=21 REPS=2 \
 		KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
 }
