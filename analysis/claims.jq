@@ -10,6 +10,7 @@
 # that compare (analysis/stats fisher on fp_counts and swap_counts), {fp, swap}.
 
 include "outcome";
+include "tables";
 
 # The runs of a cell that say something of the policy.
 def cell($w; $s; $k): map(select(.workload == $w and .swap == $s and .kernel == $k and conclusive));
@@ -25,8 +26,7 @@ def all_are($classes): length > 0 and all(.outcome as $o | $classes | index($o))
 def verdict($yes; $no): if $yes then "reproduced" elif $no then "not reproduced" else "partly" end;
 
 # "k/n (lo–hi%)": how many runs of . pass the filter, with its interval.
-def share(f; $ci): length as $n | map(select(f)) | length as $k
-  | if $n == 0 then "0 runs" else "\($k)/\($n) (\($ci["\($k)/\($n)"][0])–\($ci["\($k)/\($n)"][1])%)" end;
+def share(f; $ci): length as $n | if $n == 0 then "0 runs" else share_of(map(select(f)) | length; $n; $ci) end;
 
 # The false-positive runs that went wrong (the root killed or a probe
 # lost): bad and good conclusive runs, stock as BASE, the policy column
@@ -61,7 +61,7 @@ def run_desktops($meta): $meta.matrix.desktops // ["flat"];
 # The records of one desktop (runs older than the desktops ran the flat one).
 def on_desktop($d): map(select((.desktop // "flat") == $d));
 
-def gap_s: map(.max_probe_gap_ms // empty) | if length == 0 then null else (max / 100 | round) / 10 end;
+def gap_s: map(.max_probe_gap_ms // empty) | max | if . == null then null else . / 1000 | round1 end;
 
 # A claim none of whose runs was conclusive has no verdict.
 def without_evidence: if .runs == 0 then .verdict = "inconclusive" else . end | del(.runs);
@@ -91,7 +91,7 @@ def claims($swaps; $ci; $fisher; $lca):
                           $c | all(.gone != true)),
          evidence: "\($lca), folkert: \($r | cells_text("folkert"; $lca; $swaps)); bomb gone in \($c | share(.gone == true; $ci)) of the conclusive runs, with a probe lost in \($c | share(.gone == true and (.probes_lost | length) > 0; $ci))"}),
     ( ($r | swap_runs("on"; $lca)) as $on | ($r | swap_runs("off"; $lca)) as $off | ($r | swap_window($lca)) as $w
-      | ($on | map(.max_probe_gap_ms // 0) | sort | if length == 0 then null else .[length / 2 | floor] / 100 | round / 10 end) as $stall
+      | ($on | map(.max_probe_gap_ms // 0) | median | if . == null then null else . / 1000 | round1 end) as $stall
       | {runs: ([$on[], $off[]] | length), claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
          source: "\($notes) only (\"unusable for 5~6 minutes until all 256M swap got used up\")",
          verdict: (if ($on | length) == 0 or ($off | length) == 0 then "not measured"

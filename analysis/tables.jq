@@ -136,3 +136,19 @@ def acted_cell($ci):
     else [.[].acted[]] | group_by(.) | map("\(.[0]) \(share_of(length; $n; $ci))") | join(", ")
          | if . == "" then "nobody" else . end
     end;
+
+# A run's plan in words (input: its cells), once for the report and the paper.
+def plan_columns:
+  map(.kernel // empty | "\(.column) = \(.build)" + (if (.sysctls | length) > 0 then " + " + (.sysctls | join(" ")) else "" end))
+  | unique | join("; ");
+# Records older than the desktops ran the flat one, its browser size then in .guest.
+def plan_desktops:
+  map(.desktop // {name: "flat", what: "everything under the login shell, a \(.guest.browser_mb) MB browser"}
+      | "\(.name) = \(.what)") | unique | join("; ");
+# "a 120 s (swap off), 600 s (swap on); tar 30 s": one number where the swap settings share it.
+def plan_deadlines:
+  group_by(.workload.name)
+  | map("\(.[0].workload.name) "
+        + (if (map(.workload.deadline_s) | unique | length) == 1 then "\(.[0].workload.deadline_s) s"
+           else group_by(.swap) | map("\(.[0].workload.deadline_s) s (swap \(.[0].swap))") | join(", ") end))
+  | join("; ");
