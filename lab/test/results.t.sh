@@ -505,28 +505,30 @@ t_unit_overhead_flags_need_adequate_tests() {
 		fail "the exact permutation test on 3 + 3 boots cannot go below p = 0.1"
 }
 
-# The claims' verdict rules on synthetic records: claim 1 (stock, a.sh) in
-# each of its branches, and claim 5 (false positives, lca against stock)
-# with and without support from its exact test.
+# The claims' verdict rules on synthetic records, every branch of each
+# claim: too few runs, none conclusive, a side without runs, and the
+# exact tests of claims 4 and 5 with and without support.
 t_unit_claims_verdicts_on_synthetic_records() {
 	local ci
 	ci=$("$LAB_ROOT/analysis/stats" ci 12)
 	# claim N's verdict, for the policy column $column (lca), for records
-	# given as "kernel workload kind outcome [swap [gap_ms]]" words (a
-	# collateral run lost the browser)
+	# given as "[Kx] kernel workload kind outcome [swap [gap_ms|-]]" words
+	# (K copies; a collateral run lost the browser; - : no probes' report)
 	verdict() {
 		local n=$1 recs fisher
 		shift
 		recs=$(printf '%s\n' "$@" | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
+			| if .[0] | test("^[0-9]+x$") then .[1:] as $w | range(.[0][:-1] | tonumber) | $w else . end
 			| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: (.[4] // "off"),
-			   max_probe_gap_ms: (.[5] // "100" | tonumber), oom_kills: 1,
+			   max_probe_gap_ms: (.[5] // "100" | if . == "-" then null else tonumber end), oom_kills: 1,
 			   probes_lost: (if .[3] == "collateral" then ["browser"] else [] end),
 			   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0}
 			| .deadline_s = (if .swap == "on" then 600 else 90 end) | .t_gone_s = (if .gone then 10 else null end))')
 		# the exact tests are claims 4 and 5's alone (scipy takes a second to load)
-		fisher='[{"p_worse": 1, "p_better": 1}, {"p_worse": 1, "p_better": 1}]'
+		fisher='[null, null]'
 		[ "$n" -lt 4 ] || fisher=$(jq -c -L "$LAB_ROOT/analysis" --arg c "${column:-lca}" \
-			'include "claims"; [fp_counts($c), swap_counts($c)]' <<<"$recs" | "$LAB_ROOT/analysis/stats" fisher)
+			'include "claims"; [fp_counts($c) + {family: "fp"}, swap_counts($c) + {family: "swap"}]' <<<"$recs" |
+			"$LAB_ROOT/analysis/stats" fisher)
 		jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" --argjson n "$n" --arg c "${column:-lca}" \
 			'include "claims"; claims(["off", "on"]; $ci; {fp: $f[0], swap: $f[1]}; $c)[$n - 1].verdict' <<<"$recs"
 	}
@@ -537,48 +539,50 @@ t_unit_claims_verdicts_on_synthetic_records() {
 		printf '%-16s %s\n' "$got" "$*"
 		[ "$got" = "$want" ] || fail "claim $1 on '$*': $got, expected $want"
 	}
-	check reproduced 1 "stock a bomb persists" "stock a bomb collateral"
-	check "not reproduced" 1 "stock a bomb clean" "stock a bomb clean"
-	check partly 1 "stock a bomb persists" "stock a bomb clean"
-	check inconclusive 1 "stock a bomb inconclusive" "stock a bomb inconclusive"
-	check reproduced 1 "stock a bomb persists" "stock a bomb inconclusive"
-	check "not reproduced" 2 "lca a bomb collateral" "lca b bomb persists"
-	check reproduced 2 "lca a bomb clean" "lca b bomb clean" "lca a bomb inconclusive"
-	check partly 2 "lca a bomb clean" "lca b bomb collateral"
-	check inconclusive 2 "lca a bomb inconclusive" "stock a bomb clean"
-	check reproduced 3 "lca folkert bomb collateral" "lca folkert bomb collateral"
-	check "not reproduced" 3 "lca folkert bomb persists" "lca folkert bomb persists"
-	check partly 3 "lca folkert bomb collateral" "lca folkert bomb clean"
+	check reproduced 1 "2x stock a bomb persists" "2x stock a bomb collateral"
+	check "not reproduced" 1 "4x stock a bomb clean"
+	check partly 1 "3x stock a bomb persists" "stock a bomb clean"
+	check inconclusive 1 "2x stock a bomb inconclusive"
+	check reproduced 1 "4x stock a bomb persists" "stock a bomb inconclusive"
+	check "not shown" 1 "3x stock a bomb persists" "2x stock a bomb inconclusive"
+	check "not reproduced" 2 "2x lca a bomb collateral" "2x lca b bomb persists"
+	check reproduced 2 "2x lca a bomb clean" "2x lca b bomb clean" "lca a bomb inconclusive"
+	check partly 2 "3x lca a bomb clean" "lca b bomb collateral"
+	check inconclusive 2 "lca a bomb inconclusive" "4x stock a bomb clean"
+	check "not shown" 2 "lca a bomb clean" "lca b bomb clean"
+	check reproduced 3 "4x lca folkert bomb collateral"
+	check "not reproduced" 3 "4x lca folkert bomb persists"
+	check partly 3 "3x lca folkert bomb collateral" "lca folkert bomb clean"
+	check partly 3 "4x lca folkert bomb clean"
+	check partly 3 "2x lca folkert bomb persists" "2x lca folkert bomb clean"
 	# claim 4, four runs a side: with swap the bomb stays (or nothing acts:
-	# the claim's own evidence) and the desktop stalls 90 s, or neither
-	local stall_stays=() stall_goes=() stays=() goes=() idle=() off=()
-	for _ in 1 2 3 4; do
-		off+=("lca folkert bomb clean off 2000")
-		stall_stays+=("lca folkert bomb persists on 90000")
-		idle+=("lca folkert bomb inconclusive on 90000")
-		stall_goes+=("lca folkert bomb clean on 90000")
-		stays+=("lca folkert bomb persists on 1000")
-		goes+=("lca folkert bomb clean on 1000")
-	done
-	check reproduced 4 "${stall_stays[@]}" "${off[@]}"
-	check reproduced 4 "${idle[@]}" "${off[@]}"
-	check partly 4 "${stall_goes[@]}" "${off[@]}"
-	check partly 4 "${stays[@]}" "${off[@]}"
-	check "not reproduced" 4 "${goes[@]}" "${off[@]}"
-	check "not shown" 4 "${stall_stays[@]:0:3}" "${off[@]:0:3}"
-	check "not measured" 4 "${off[@]}"
-	check "not measured" 5 "lca leak false-positive killed"
+	# the claim's own evidence) and the desktop stalls, or neither
+	local off="4x lca folkert bomb clean off 2000"
+	check reproduced 4 "4x lca folkert bomb persists on 90000" "$off"
+	check reproduced 4 "4x lca folkert bomb inconclusive on 90000" "$off"
+	check reproduced 4 "4x lca folkert bomb persists on 60000" "$off"
+	check reproduced 4 "4x lca folkert bomb hung on -" "$off"
+	check partly 4 "4x lca folkert bomb persists on -" "$off"
+	check partly 4 "4x lca folkert bomb clean on 90000" "$off"
+	check partly 4 "4x lca folkert bomb persists on 59999" "$off"
+	check "not reproduced" 4 "4x lca folkert bomb clean on 1000" "$off"
+	check "not shown" 4 "3x lca folkert bomb persists on 90000" "$off"
+	check "not measured" 4 "$off"
+	check "not measured" 4 "4x lca folkert bomb persists on 90000"
+	check "not measured" 4 "4x lca folkert bomb lab-error on 90000" "$off"
+	check inconclusive 4 "4x lca a bomb clean"
 	# another policy column: its own records, not lca's
-	column=lca-2005 check reproduced 2 "lca-2005 a bomb clean" "lca a bomb persists"
-	column=lca-2005 check inconclusive 3 "lca folkert bomb collateral"
-	local six_killed=() six_survived=()
-	for _ in 1 2 3 4 5 6; do
-		six_killed+=("lca leak false-positive killed")
-		six_survived+=("stock leak false-positive survived")
-	done
-	check reproduced 5 "${six_killed[@]}" "${six_survived[@]}"
+	column=lca-2005 check reproduced 2 "4x lca-2005 a bomb clean" "lca a bomb persists"
+	column=lca-2005 check inconclusive 3 "4x lca folkert bomb collateral"
+	# claim 5: lca against stock
+	check reproduced 5 "6x lca leak false-positive killed" "6x stock leak false-positive survived"
+	check "not shown" 5 "2x lca leak false-positive killed" "2x lca leak false-positive survived" \
+		"4x stock leak false-positive survived"
 	check "not shown" 5 "lca leak false-positive killed" "stock leak false-positive survived"
+	check "not measured" 5 "4x lca leak false-positive killed"
+	check "not measured" 5 "4x stock leak false-positive survived"
 	check inconclusive 5 "lca leak false-positive inconclusive" "stock leak false-positive inconclusive"
+	check inconclusive 5 "4x lca-2005 leak false-positive killed"
 }
 
 # The article's desktop is the tree lcalab-run documents: the session
