@@ -28,9 +28,10 @@ def all_are($classes): length > 0 and all(.outcome as $o | $classes | index($o))
 # The thresholds, once. A verdict needs min_runs runs (a side, where a
 # claim compares): below that an exact one-sided test cannot reach the
 # level (3 + 3 runs: p = 0.05 at best) and "every run" is two or three.
+# stall_s: the swap claim's own "5~6 minutes", at its lower end.
 def min_runs: 4;
 def alpha: 0.05;
-def stall_s: 60;
+def stall_s: 300;
 
 def verdict($yes; $no):
   if length < min_runs then "not shown"
