@@ -66,7 +66,7 @@ run: ## run an experiment (EXPERIMENT [matrix]; KERNELS SWAP WORKLOADS DEFENCES 
 	lab/run
 
 RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirname)
-reference: ## the reference run the paper is made from, 345 cells, ~9-12 h (lab/experiments/reference.conf); rerun to resume
+reference: ## the reference run the paper is made from, 345 cells, ~13-16 h (lab/experiments/reference.conf); rerun to resume
 	@$(MAKE) -s run EXPERIMENT=reference
 
 run-defences: ## the defences experiment (lab/experiments/defences.conf) into results/
