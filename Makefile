@@ -58,7 +58,7 @@ smoke: kernels rootfs guest-bin ## boot every kernel variant once and check it c
 	@lab/test/run smoke
 
 # The plan is checked before anything is built; DRY_RUN=1 only prints it.
-run: ## run an experiment (EXPERIMENT [matrix]; KERNELS SWAP WORKLOADS DEFENCES REPS; RUN_ID resumes one) into results/
+run: ## run an experiment (EXPERIMENT [matrix]; KERNELS SWAP WORKLOADS DEFENCES DESKTOPS REPS CELLS_WHERE; RUN_ID names it) into results/
 	@builds=$$(lab/plan --builds) || exit $$?; \
 	if [ "$${DRY_RUN:-0}" != 1 ]; then \
 		$(MAKE) -s $$(printf 'kernel-%s ' $$builds) rootfs guest-bin; \
@@ -94,8 +94,9 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 	@[ -n "$(BASE)" ] && [ -n "$(NEW)" ] || { echo "compare: give BASE=results/A NEW=results/B" >&2; exit 2; }
 	@analysis/compare $(BASE) $(NEW)
 
-paper: ## paper/paper.md from the committed reference results
-	@analysis/paper results/reference paper/paper.md results/defences results/overhead results/debug
+REFERENCE ?= results/reference
+paper: ## paper/paper.md from REFERENCE [results/reference] and the committed defences, overhead and debug runs
+	@analysis/paper $(REFERENCE) paper/paper.md results/defences results/overhead results/debug
 
 test: deps kernels kernel-lca-debug rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
 	@lab/test/run
