@@ -50,7 +50,9 @@ def p_text:
   else "p = \(.p_worse_holm) (Holm over the claim's \(.tests) tests; \(.p_worse) alone)" end;
 
 # "k/n (lo–hi%)": how many runs of . pass the filter, with its interval.
-def share(f; $ci): length as $n | if $n == 0 then "0 runs" else share_of(map(select(f)) | length; $n; $ci) end;
+def share(f; $ci): length as $n | if $n == 0 then "no run" else share_of(map(select(f)) | length; $n; $ci) end;
+
+def kills_per_run: map(.oom_kills // 0) | if length == 0 then "–" else join(", ") end;
 
 # The false-positive runs that went wrong (the root killed or a probe
 # lost): bad and good conclusive runs, stock as BASE, the policy column
@@ -105,13 +107,13 @@ def claims($swaps; $ci; $fisher; $lca):
          source: $notes,
          rule: "a.sh on stock, the swap settings together, \(min_runs) conclusive runs or more; reproduced when every one ended persists, collateral, hung or panic, not reproduced when every one was clean, partly otherwise",
          verdict: $c | verdict(all_are(["persists", "collateral", "hung", "panic"]); all_are(["clean"])),
-         evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); persists, collateral, hung or panic in \($c | share(.outcome | IN("persists", "collateral", "hung", "panic"); $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", "))"}),
+         evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); persists, collateral, hung or panic in \($c | share(.outcome | IN("persists", "collateral", "hung", "panic"); $ci)) of the conclusive runs; OOM kills per run: \($c | kills_per_run)"}),
     ( [$swaps[] as $s | $r | cell("a"; $s; $lca)[], cell("b"; $s; $lca)[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops a.sh and b.sh without ill effects.",
          source: "\($notes) (\"my desktop survived perfectly\"); \($lwn) (\"without any ill effects beyond a temporary slowdown\")",
          rule: "a.sh and b.sh and the swap settings together, \(min_runs) conclusive runs or more; reproduced when every one was clean, not reproduced when none was, partly otherwise",
          verdict: $c | verdict(all_are(["clean"]); all(.outcome != "clean")),
-         evidence: "\($lca), a: \($r | cells_text("a"; $lca; $swaps)); \($lca), b: \($r | cells_text("b"; $lca; $swaps)); clean in \($c | share(.outcome == "clean"; $ci)) of the conclusive runs; OOM kills per run: \($c | map(.oom_kills // 0) | join(", ")); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
+         evidence: "\($lca), a: \($r | cells_text("a"; $lca; $swaps)); \($lca), b: \($r | cells_text("b"; $lca; $swaps)); clean in \($c | share(.outcome == "clean"; $ci)) of the conclusive runs; OOM kills per run: \($c | kills_per_run); desktop probes lost: \([$c[].probes_lost[]] | group_by(.) | map("\(.[0]) \(length)x") | join(", ") | if . == "" then "none" else . end)"}),
     ( [$swaps[] as $s | $r | cell("folkert"; $s; $lca)[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops folkert, with collateral damage.",
          source: "\($notes) (\"a lot of innocent processes got killed, but the system still survived\"); \($lwn) (\"with some collateral damage\")",
@@ -127,7 +129,7 @@ def claims($swaps; $ci; $fisher; $lca):
                    // ($fisher.swap.p_worse_holm < alpha) as $later | ($stall_ms != null and $stall_ms >= stall_s * 1000) as $minutes
                       | if $later and $minutes then "reproduced" elif $later or $minutes then "partly"
                         else "not reproduced" end),
-         evidence: "\($lca), folkert, every run but lab errors: bomb gone within \($w) s (the shorter deadline) in \($on | share(gone_within($w); $ci)) with swap, \($off | share(gone_within($w); $ci)) without; one-sided Fisher exact test that swap is worse: \($fisher.swap | p_text); with swap the median run's longest probe heartbeat gap \($stall) s (longest \($on | gaps_s(max)) s), without \($off | gaps_s(max)) s at most; gone at all with swap in \($on | share(.gone == true; $ci)) (deadline \($on | map(.deadline_s) | unique | join(", ")) s)"}),
+         evidence: "\($lca), folkert, every run but lab errors: bomb gone within \($w | seconds) (the shorter deadline) in \($on | share(gone_within($w); $ci)) with swap, \($off | share(gone_within($w); $ci)) without; one-sided Fisher exact test that swap is worse: \($fisher.swap | p_text); with swap the median run's longest probe heartbeat gap \($stall | seconds) (longest \($on | gaps_s(max) | seconds)), without \($off | gaps_s(max) | seconds) at most; gone at all with swap in \($on | share(.gone == true; $ci)) (deadline \($on | map(.deadline_s) | unique | if length == 0 then "–" else "\(join(", ")) s" end))"}),
     ( ($r | map(select(.kind == "false-positive" and conclusive))) as $fp
       | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == $lca))) as $lc
       | {runs: ([$st[], $lc[]] | length), claim: "Killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
