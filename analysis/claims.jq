@@ -90,7 +90,8 @@ def on_desktop($d): map(select((.desktop // "flat") == $d));
 # A run's longest probe heartbeat gap; a hung run has no probes' report,
 # and its desktop was frozen at least until the host's deadline.
 def stall_ms: .max_probe_gap_ms // (if .outcome == "hung" then .deadline_s * 1000 else null end);
-def gaps_s(f): map(stall_ms // empty) | f | if . == null then null else . / 1000 | round1 end;
+def ms_to_s: if . == null then null else . / 1000 | round1 end;
+def gaps_s(f): map(stall_ms // empty) | f | ms_to_s;
 
 # A claim none of whose runs was conclusive has no verdict.
 def without_evidence: if .runs == 0 then .verdict = "inconclusive" else . end | del(.runs);
@@ -121,7 +122,7 @@ def claims($swaps; $ci; $fisher; $lca):
          verdict: $c | verdict(all(.gone == true and (.probes_lost | length) > 0); all(.gone != true)),
          evidence: "\($lca), folkert: \($r | cells_text("folkert"; $lca; $swaps)); bomb gone in \($c | share(.gone == true; $ci)) of the conclusive runs, with a probe lost in \($c | share(.gone == true and (.probes_lost | length) > 0; $ci))"}),
     ( ($r | swap_runs("on"; $lca)) as $on | ($r | swap_runs("off"; $lca)) as $off | ($r | swap_window($lca)) as $w
-      | ($on | map(stall_ms // empty) | median) as $stall_ms | ($stall_ms | if . == null then null else . / 1000 | round1 end) as $stall
+      | ($on | map(stall_ms // empty) | median) as $stall_ms | ($stall_ms | ms_to_s) as $stall
       | {runs: ([$on[], $off[]] | length), claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
          source: "\($notes) only (\"unusable for 5~6 minutes until all 256M swap got used up\")",
          rule: "folkert, every run but lab errors (one in which nothing acted while swap filled is evidence), \(min_runs) a side; reproduced when with swap the bomb was gone within the shorter deadline less often (one-sided Fisher exact test, Holm-adjusted over the claim's tests, p < \(alpha)) and the median run's longest probe heartbeat gap (a hung run's: its deadline) was \(stall_s) s or more, partly when one of the two holds, not reproduced when neither does",
