@@ -90,7 +90,6 @@ def on_desktop($d): map(select((.desktop // "flat") == $d));
 # A run's longest probe heartbeat gap; a hung run has no probes' report,
 # and its desktop was frozen at least until the host's deadline.
 def stall_ms: .max_probe_gap_ms // (if .outcome == "hung" then .deadline_s * 1000 else null end);
-def ms_to_s: if . == null then null else . / 1000 | round1 end;
 def gaps_s(f): map(stall_ms // empty) | f | ms_to_s;
 
 # A claim none of whose runs was conclusive has no verdict.

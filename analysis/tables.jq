@@ -64,6 +64,7 @@ def outcome_counts($reps; $ci):
     end
   + (if $n > 0 and $n < $reps then " (\($reps - $n) missing)" else "" end);
 
+def ms_to_s: if . == null then null else . / 1000 end;
 def seconds: if . == null then "–" else "\(round1) s" end;
 
 # "k/n (lo–hi%)": a proportion with its exact 95% interval ($ci: analysis/stats ci).
@@ -85,8 +86,8 @@ def collateral_cell($reps; $ci):
       ([.[].probes_lost[]] | group_by(.) | map("\(.[0]) \(share_of(length; $n; $ci))\(causes(.[0]))") | join(", ")
        | if . == "" then "none" else . end)
       + (map(select(.terminal_lost)) | length | if . > 0 then "; terminal \(share_of(.; $n; $ci))" else "" end)
-      + "; gap \(map((.max_probe_gap_ms // empty) / 1000) | median | seconds)"
-      + " (max \(map((.max_probe_gap_ms // empty) / 1000) | max | seconds))"
+      + "; gap \(map(.max_probe_gap_ms // empty) | median | ms_to_s | seconds)"
+      + " (max \(map(.max_probe_gap_ms // empty) | max | ms_to_s | seconds))"
     end;
 
 def kills_cell:
