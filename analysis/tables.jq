@@ -26,6 +26,7 @@ def median:
          else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 
 def round1: if . == null then null else (. * 10 | round) / 10 end;
+def round2: if . == null then null else (. * 100 | round) / 100 end;
 
 def defences($meta): $meta.matrix.defences;
 
