@@ -118,7 +118,7 @@ fake_run() {
 }
 
 t_unit_run_appends_and_resumes() {
-	local results out
+	local results out wall
 	results=$(mktemp -d)
 	out=$(fake_run 2>&1) || fail "the run failed: $out"
 	printf '%s\n' "$out"
@@ -132,8 +132,11 @@ t_unit_run_appends_and_resumes() {
 	# without RUN_ID the newest unfinished run of the same matrix is resumed
 	[ "$(KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RESULTS=$results DRY_RUN=1 "$LAB_ROOT/lab/run")" = "2 a off stock none" ] ||
 		fail "the unfinished run is not picked without RUN_ID"
+	wall=$(jq -r '.wall_s | ceil' "$results/r1/runs.jsonl")
 	out=$(fake_run 2>&1)
 	grep -q '1 to run' <<<"$out" || fail "resume did not say 1 to run: $out"
+	grep -q "ETA $((wall / 60)):$(printf %02d $((wall % 60)))\$" <<<"$out" ||
+		fail "the resumed ETA is not the time of the finished cell of its kind ($wall s): $out"
 	out=$(fake_run 2>&1)
 	grep -q 'nothing to do' <<<"$out" || fail "a complete run is run again: $out"
 	# a lab error is shown in the results but its cell runs again
