@@ -69,7 +69,10 @@ def ms_to_s: if . == null then null else . / 1000 end;
 def seconds: if . == null then "–" else "\(round1) s" end;
 
 # "k/n (lo–hi%)": a proportion with its exact 95% interval ($ci: analysis/stats ci).
-def share_of($k; $n; $ci): "\($k)/\($n)" + ($ci["\($k)/\($n)"] | if . == null then "" else " (\(.[0])–\(.[1])%)" end);
+def share_of($k; $n; $ci):
+  "\($k)/\($n)" + ($ci["\($k)/\($n)"]
+    | if . == null then error("no interval for \($k)/\($n): analysis/stats ci was given too small an N") else . end
+    | " (\(.[0])–\(.[1])%)");
 
 def survival_cell($reps; $ci):
   outcome_counts($reps; $ci)

@@ -485,6 +485,11 @@ t_unit_stats_gives_exact_intervals() {
 		<<<"$table" >/dev/null || fail "unexpected intervals: $table"
 	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" ci 0
 	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" pi 3
+	# a proportion the table does not cover is an error, never one printed without its interval
+	jq -n -L "$LAB_ROOT/analysis" --argjson ci "$table" 'include "tables"; share_of(2; 3; $ci)' |
+		grep -qx '"2/3 (9.4–99.2%)"' || fail "share_of does not print 2/3 with its interval"
+	! jq -n -L "$LAB_ROOT/analysis" --argjson ci "$table" 'include "tables"; share_of(2; 4; $ci)' 2>/dev/null ||
+		fail "share_of printed 2/4 without an interval"
 }
 
 # Overhead flags come only from adequate tests (analysis/stats ratios):
