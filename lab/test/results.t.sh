@@ -277,13 +277,13 @@ t_unit_compare_flags_regressions() {
 	printf '%s\n' "$out"
 	diff -u "$fixtures/golden/compare.md" <(sed "s|$base|BASE_DIR|; s|$new|NEW_DIR|" <<<"$out") ||
 		fail "compare output differs from the golden file"
-	# six runs a side: 0 of 6 bad against 6 of 6 is a regression (p = 0.0011),
+	# six runs a side: 0 of 6 bad against 6 of 6 is a regression (p = 0.00108),
 	# 0 of 6 against 3 of 6 is not (p = 0.0909)
 	base=$(synthetic_run survived survived survived survived survived survived)
 	new=$(synthetic_run killed killed killed killed killed killed)
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a regression exited 0: $out"
 	printf '%s\n' "$out"
-	grep -q '^| prefork swap=off stock | survived (0/6 bad) | killed (6/6 bad) | WORSE (p = 0.0011, 0.0011 after Holm) |$' <<<"$out" ||
+	grep -q '^| prefork swap=off stock | survived (0/6 bad) | killed (6/6 bad) | WORSE (p = 0.00108, 0.00108 after Holm) |$' <<<"$out" ||
 		fail "the regression is not flagged with its p-value"
 	new=$(synthetic_run killed survived killed survived killed survived)
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "3 of 6 against 0 of 6 was called a regression"
@@ -296,7 +296,7 @@ t_unit_compare_flags_regressions() {
 		fail "Holm's adjustment over three cells: $out"
 	out=$(jq -n -c '[{base: [0, 6], new: [6, 0]}, {base: [1, 4], new: [1, 4]}, {base: [2, 3], new: [2, 3]}]' |
 		"$LAB_ROOT/analysis/stats" fisher)
-	jq -e '.[0].p_worse_holm == 0.0032' <<<"$out" >/dev/null || fail "a real regression among three cells: $out"
+	jq -e '.[0].p_worse_holm == 0.00325' <<<"$out" >/dev/null || fail "a real regression among three cells: $out"
 }
 
 # A run of one cell (prefork, swap off, stock), one repetition per
