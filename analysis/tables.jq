@@ -42,9 +42,9 @@ def col_label:
   "\(.kernel)\(if .defence == "none" then "" else "+" + .defence end) swap=\(.swap)"
   + (if .named then " @\(.desktop)" else "" end);
 
-def header($meta; $first):
-  "| \($first) | " + (columns($meta) | map(col_label) | join(" | ")) + " |",
-  "|---|" + (columns($meta) | map("---") | join("|")) + "|";
+def header($cols; $first):
+  "| \($first) | " + ($cols | map(col_label) | join(" | ")) + " |",
+  "|---|" + ($cols | map("---") | join("|")) + "|";
 
 def column_cell($w; $c): {workload: $w} + ($c | {swap, kernel, defence, desktop});
 def in_cell($w; $c): column_cell($w; $c) as $k | map(select(cell_of == $k));
@@ -100,13 +100,15 @@ def kills_cell:
   end;
 
 # A cell the plan does not have (PAIRING=cyclic runs one kernel per
-# workload and swap setting) is "–"; one it has without a record, "missing".
+# workload and swap setting) is "–"; one it has without a record, "missing";
+# a column in which the plan has no cell at all is left out.
 def table($meta; $plan; $workloads; cell):
   . as $recs
   | ($plan | map(planned_cell)) as $planned
-  | header($meta; "workload"),
+  | [columns($meta)[] | . as $c | select(any($planned[]; . == column_cell(.workload; $c)))] as $cols
+  | header($cols; "workload"),
     ($workloads[] as $w
-     | "| \($w) | " + (columns($meta) | map(. as $c | column_cell($w; $c) as $k
+     | "| \($w) | " + ($cols | map(. as $c | column_cell($w; $c) as $k
          | if any($planned[]; . == $k) then $recs | in_cell($w; $c) | cell else "–" end) | join(" | ")) + " |");
 
 # The matrix's workloads of a kind, as the plan resolved them.

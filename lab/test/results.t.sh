@@ -238,6 +238,14 @@ t_unit_report_matches_golden() {
 		fail "missing cells are not marked"
 	grep -qF '| a | no conclusive run (1 inconclusive) |' "$run/report.md" ||
 		fail "a cell without a conclusive run is not said to be one"
+	# a column the plan has no cell in is left out, not printed as a column of "–"
+	jq -c 'select(.swap == "off" or .kernel.column == "lca")' "$run/plan.jsonl" >"$run/plan.new"
+	jq -c 'select(.cell.swap == "off" or .cell.kernel.column == "lca")' "$run/runs.jsonl" >"$run/runs.new"
+	mv "$run/plan.new" "$run/plan.jsonl" && mv "$run/runs.new" "$run/runs.jsonl"
+	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "report of a plan without stock swap=on failed"
+	grep -q 'stock swap=on' "$run/report.md" && fail "a column with no planned cell is in the tables"
+	grep -qxF '| workload | stock swap=off | lca swap=off | lca swap=on |' "$run/report.md" ||
+		fail "the tables do not keep the columns that have cells"
 }
 
 t_unit_report_renders_figures() {
