@@ -26,9 +26,9 @@ t_lca_kunit_and_knobs() {
 	ok=$(grep -cE '^ +ok [0-9]+ lca_' "$d/channel.log" || true)
 	notok=$(grep -cE '^ +not ok [0-9]+ ' "$d/channel.log" || true)
 	[ "$notok" -eq 0 ] || fail "$notok KUnit cases failed"
-	[ "$ok" -eq 21 ] || fail "$ok KUnit cases passed, expected 21"
+	[ "$ok" -eq 24 ] || fail "$ok KUnit cases passed, expected 24"
 	grep -qE '^ok [0-9]+ oom_lca$' "$d/channel.log" || fail "the oom_lca suite did not pass"
-	for want in oom_kill_lca=1 oom_kill_lca_score=1 oom_kill_lca_window_ms=10000 \
+	for want in oom_kill_lca=0 oom_kill_lca_score=1 oom_kill_lca_window_ms=10000 \
 		oom_kill_lca:0=accepted oom_kill_lca:2=accepted oom_kill_lca:3=refused oom_kill_lca:-1=refused \
 		oom_kill_lca_score:2=accepted oom_kill_lca_score:3=refused \
 		oom_kill_lca_window_ms:0=refused oom_kill_lca_window_ms:999=refused \
@@ -114,7 +114,8 @@ t_lca_rule_stock() {
 # anchor b; then b's subtree, anchor a; then a's subtree, anchor root.
 t_lca_climb_three_decisions() {
 	local d
-	d=$(lca_boot -- 'echo 60000 >/proc/sys/vm/oom_kill_lca_window_ms
+	d=$(lca_boot -- 'echo 1 >/proc/sys/vm/oom_kill_lca
+		echo 60000 >/proc/sys/vm/oom_kill_lca_window_ms
 		/lab/bin/climb
 		dmesg | grep -o "oom_lca: .*"')
 	cat "$d/channel.log"
@@ -127,6 +128,83 @@ t_lca_climb_three_decisions() {
 		"victim=$(pid fat3)(fat3) prev=$(pid a) lca=$(pid a)(a) killed=2 anchor=$(pid climb)"; do
 		grep -qxF "oom_lca: $want" "$d/channel.log" || fail "no decision 'oom_lca: $want'"
 	done
+}
+
+# Rule 0 is the stock policy, whatever the score knob says: workloads/victims
+# (solo 32 MB; pa 28 MB with four 16 MB children) and three SysRq-f take
+# solo, pa, then a child on stock, and the same on the lca build with
+# vm.oom_kill_lca=0 and vm.oom_kill_lca_score=1, whose share of the children
+# would make pa first (the 2026 series did: rule 0 scored with the share).
+t_lca_rule_off_is_stock() {
+	local d want='{"order":["solo","pa","ch"]}'
+	d=$(mktemp -d "$LAB_BUILD/boots/test-victims-XXXX")
+	boot_guest "$d" --kernel stock -- /lab/bin/victims >&2
+	grep -qxF "$want" "$d/channel.log" || fail "stock: $(grep order "$d/channel.log") ($d)"
+	d=$(lca_boot -- 'echo 0 >/proc/sys/vm/oom_kill_lca; echo 1 >/proc/sys/vm/oom_kill_lca_score
+		/lab/bin/victims; dmesg | grep -c "oom_lca:" || true')
+	cat "$d/channel.log"
+	grep -qxF "$want" "$d/channel.log" || fail "lca, rule 0: not the stock order ($d)"
+	grep -qx 0 "$d/channel.log" || fail "rule 0 printed oom_lca: lines"
+}
+
+# A victim with 1,024 unreaped children, the walk's root under rule 2
+# (lab/test/fixtures/own/zombies.sh): the 2026 series looped for ever in
+# its subtree kill, holding oom_lock (the run stalled, "inconclusive"). The
+# run must end clean: the workload gone by the OOM killer, the guest alive.
+t_lca_zombies_rule_2005() {
+	lca_own_run lca-2005 zombies.sh
+	jq -e 'any(.lca_decisions[]; .lca == .victim and .killed >= 1)' "$record" >/dev/null ||
+		fail "no subtree kill of the victim"
+}
+
+# The same zombies inside rule 1's subtree kill, on the debug build: the
+# second decision pairs the second hog with the root, whose subtree holds
+# the keeper and its 1,024 zombies (lab/test/fixtures/own/zombietree.sh).
+t_lca_zombies_rule_intended() {
+	lca_own_run lca@lca-debug zombietree.sh
+	jq -e 'any(.lca_decisions[]; .lca > 0 and .killed >= 3)' "$record" >/dev/null ||
+		fail "no subtree kill of the root, the keeper and a hog"
+	jq -e '.kernel_splats == []' "$record" >/dev/null || fail "kernel splats: $(jq -c .kernel_splats "$record")"
+}
+
+# A victim whose leader thread exited while another runs on, with four
+# children (lab/test/fixtures/own/leaderless.sh): not dying, so under rule
+# 2 its children go with it (the 2026 series saw a dying victim, "no
+# decision", and the children stayed).
+t_lca_leaderless_rule_2005() {
+	lca_own_run lca-2005 leaderless.sh
+	jq -e 'any(.lca_decisions[]; .lca == .victim and .killed == 5)' "$record" >/dev/null ||
+		fail "no decision that killed the victim and its four children"
+}
+
+# Run COLUMN on the workload fixture FILE to its end, which must be
+# clean (the workload gone, the guest alive); sets $record.
+lca_own_run() {
+	local column=$1 file=$LAB_ROOT/lab/test/fixtures/own/$2 d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-own-XXXX")
+	"$LAB_ROOT/lab/run-cell" --desktop article-nobig "$column" off "$file" "$d" >"$d/out.json" ||
+		fail "run-cell $column failed ($d)"
+	jq -c '{outcome, outcome_reason, oom_kills, lca_decisions}' "$d/out.json"
+	grep -o 'oom_lca: .*' "$d/console.log" | head -5 || true
+	jq -e '.outcome == "clean"' "$d/out.json" >/dev/null ||
+		fail "$column: the run ended $(jq -r '.outcome + ": " + .outcome_reason' "$d/out.json") ($d)"
+	record=$d/out.json
+}
+
+# What a subtree kill may reach (workloads/scope, rule 2 with one SysRq-f):
+# owner's own user's processes, inside a container (a pid namespace and a
+# cgroup of its own) too, but not another user's process nor its child,
+# nor the container's init (the 2026 series killed the other user's two).
+t_lca_scope() {
+	local d
+	d=$(lca_boot -- 'echo 2 >/proc/sys/vm/oom_kill_lca; echo 2 >/proc/sys/vm/oom_kill_lca_score
+		/lab/bin/scope; dmesg | grep -o "oom_lca: .*"')
+	cat "$d/channel.log"
+	jq -R 'fromjson? | select(.gone) | .gone == ["owner", "member", "ns", "ns_member"]
+		and .alive == ["other", "other_child", "ns_init"]' "$d/channel.log" | grep -qx true ||
+		fail "the subtree kill did not stop at the other user and the container's init"
+	grep -qE 'oom_lca: victim=[0-9]+\(owner\) prev=[0-9]+ lca=[0-9]+\(owner\) killed=4 ' "$d/channel.log" ||
+		fail "no decision that killed owner and its three members"
 }
 
 # The debug build (lca-debug: lockdep, KASAN, the list, sleep, lockup and

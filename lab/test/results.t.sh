@@ -338,7 +338,7 @@ t_unit_paper_builds_from_results() {
 	grep -q '^- 8 runs of 12 planned: 2 kernels x 2 swap settings x 3 workloads x 1 desktops x 1 repetitions' "$run/paper.md" ||
 		fail "the method does not count the runs"
 	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
-	grep -qF 'KUnit checks it on the model tree' "$run/paper.md" || fail "no section on what the 2005 code did"
+	grep -qF 'does not model the search' "$run/paper.md" || fail "no section on what the 2005 code did"
 	# a debug run: one splat in one cell, one in its stress boot, counted
 	# with the reference's boots: 2 in 4 + 1 + 8
 	debug=$(synthetic_run survived survived survived survived)
