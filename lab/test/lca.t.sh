@@ -141,10 +141,10 @@ t_lca_rule_off_is_stock() {
 	boot_guest "$d" --kernel stock -- /lab/bin/victims >&2
 	grep -qxF "$want" "$d/channel.log" || fail "stock: $(grep order "$d/channel.log") ($d)"
 	d=$(lca_boot -- 'echo 0 >/proc/sys/vm/oom_kill_lca; echo 1 >/proc/sys/vm/oom_kill_lca_score
-		/lab/bin/victims; dmesg | grep -c "oom_lca:" || true')
+		/lab/bin/victims; dmesg | grep -c "oom_lca: victim" || true')
 	cat "$d/channel.log"
 	grep -qxF "$want" "$d/channel.log" || fail "lca, rule 0: not the stock order ($d)"
-	grep -qx 0 "$d/channel.log" || fail "rule 0 printed oom_lca: lines"
+	grep -qx 0 "$d/channel.log" || fail "rule 0 printed oom_lca: decision lines"
 }
 
 # A victim with 1,024 unreaped children, the walk's root under rule 2
