@@ -3,7 +3,7 @@
  * leaderless: an OOM victim whose thread-group leader has exited while
  * another thread runs on (pthread_exit() from main), with four children.
  * The leader is a zombie with PF_EXITING set, the process is not dying:
- * the 2026 series took it for dying ("is exiting: no decision", every
+ * the ten-patch series of December 2026 took it for dying ("is exiting: no decision", every
  * time), so under vm.oom_kill_lca=2 its children were never killed.
  */
 #include "lcalab.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * zombies: an OOM victim with unreaped children, the shape that hung the
- * OOM killer of the 2026 series (its subtree kill, breaking tasklist_lock
+ * OOM killer of the ten-patch series of December 2026 (its subtree kill, breaking tasklist_lock
  * every 1,024 visits, resumed at the first leaf of a parent whose 1,024
  * zombie children it had just visited, for ever).
  *

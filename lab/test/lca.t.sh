@@ -134,7 +134,7 @@ t_lca_climb_three_decisions() {
 # (solo 32 MB; pa 28 MB with four 16 MB children) and three SysRq-f take
 # solo, pa, then a child on stock, and the same on the lca build with
 # vm.oom_kill_lca=0 and vm.oom_kill_lca_score=1, whose share of the children
-# would make pa first (the 2026 series did: rule 0 scored with the share).
+# would make pa first (the ten-patch series of December 2026 did: rule 0 scored with the share).
 t_lca_rule_off_is_stock() {
 	local d want='{"order":["solo","pa","ch"]}'
 	d=$(mktemp -d "$LAB_BUILD/boots/test-victims-XXXX")
@@ -148,7 +148,7 @@ t_lca_rule_off_is_stock() {
 }
 
 # A victim with 1,024 unreaped children, the walk's root under rule 2
-# (lab/test/fixtures/own/zombies.sh): the 2026 series looped for ever in
+# (lab/test/fixtures/own/zombies.sh): the ten-patch series of December 2026 looped for ever in
 # its subtree kill, holding oom_lock (the run stalled, "inconclusive"). The
 # run must end clean: the workload gone by the OOM killer, the guest alive.
 t_lca_zombies_rule_2005() {
@@ -169,7 +169,7 @@ t_lca_zombies_rule_intended() {
 
 # A victim whose leader thread exited while another runs on, with four
 # children (lab/test/fixtures/own/leaderless.sh): not dying, so under rule
-# 2 its children go with it (the 2026 series saw a dying victim, "no
+# 2 its children go with it (the ten-patch series of December 2026 saw a dying victim, "no
 # decision", and the children stayed).
 t_lca_leaderless_rule_2005() {
 	lca_own_run lca-2005 leaderless.sh
@@ -194,7 +194,7 @@ lca_own_run() {
 # What a subtree kill may reach (workloads/scope, rule 2 with one SysRq-f):
 # owner's own user's processes, inside a container (a pid namespace and a
 # cgroup of its own) too, but not another user's process nor its child,
-# nor the container's init (the 2026 series killed the other user's two).
+# nor the container's init (the ten-patch series of December 2026 killed the other user's two).
 t_lca_scope() {
 	local d
 	d=$(lca_boot -- 'echo 2 >/proc/sys/vm/oom_kill_lca; echo 2 >/proc/sys/vm/oom_kill_lca_score
