@@ -38,22 +38,10 @@ static int report[2];
 /* Become process @i: take its memory, say "i pid", wait to be killed. */
 static _Noreturn void become(int i)
 {
-	volatile char *p;
-	long off;
-	char line[32];
-	int n;
-
 	prctl(PR_SET_NAME, names[i]);
-	if (fat_mb[i]) {
-		p = malloc(fat_mb[i] << 20);
-		if (!p)
-			die("%s: no memory", names[i]);
-		for (off = 0; off < fat_mb[i] << 20; off += 4096)
-			p[off] = 1;
-	}
-	n = snprintf(line, sizeof(line), "%d %d\n", i, getpid());
-	if (write(report[1], line, n) != n)
-		die("%s: cannot report", names[i]);
+	if (fat_mb[i])
+		hold_mb(fat_mb[i]);
+	report_member(report[1], i, getpid());
 	for (;;)
 		pause();
 }
@@ -86,11 +74,6 @@ static void start_tree(void)
 	become(A);
 }
 
-static int alive(pid_t pid)
-{
-	return kill(pid, 0) == 0;
-}
-
 /* One SysRq-f; then until the kill is counted and the victims are gone. */
 static void step(int n, const pid_t *pids, const int *victims, int nvictims)
 {
@@ -103,11 +86,11 @@ static void step(int n, const pid_t *pids, const int *victims, int nvictims)
 	do {
 		sleep_ms(100);
 		for (left = 0, i = 0; i < nvictims; i++)
-			left += alive(pids[victims[i]]);
+			left += pid_alive(pids[victims[i]]);
 	} while ((left || proc_field("/proc/vmstat", "oom_kill") == kills) && time(NULL) < end);
 	printf("{\"step\":%d,\"gone\":[", n);
 	for (i = 0; i < NPROCS; i++)
-		if (i != ROOT && !alive(pids[i])) {
+		if (i != ROOT && !pid_alive(pids[i])) {
 			printf("%s\"%s\"", sep, names[i]);
 			sep = ",";
 		}
@@ -121,8 +104,7 @@ int main(void)
 {
 	static const int step1[] = { FAT1 }, step2[] = { B, FAT2 }, step3[] = { A, FAT3 };
 	pid_t pids[NPROCS] = { 0 };
-	int i, who, pid;
-	FILE *in;
+	int i;
 
 	require_lab_guest("climb");
 	/* the lab's job shell is protected (-1000); the tree must not be */
@@ -133,12 +115,7 @@ int main(void)
 	pids[ROOT] = getpid();
 	start_tree();
 	close(report[1]);
-	in = fdopen(report[0], "r");
-	for (i = 0; i < NPROCS - 1; i++) {
-		if (!in || fscanf(in, "%d %d", &who, &pid) != 2 || who <= ROOT || who >= NPROCS)
-			die("the tree did not start");
-		pids[who] = pid;
-	}
+	read_members(report[0], pids, ROOT + 1, NPROCS);
 	printf("{\"pids\":{");
 	for (i = 0; i < NPROCS; i++)
 		printf("%s\"%s\":%d", i ? "," : "", names[i], pids[i]);

@@ -2,8 +2,9 @@
 /*
  * What the lab's guest programs share: the guard that keeps them off the
  * host, the clock, sleeping, dying with a message, reading and writing a
- * /proc or /sys file, the probes' heartbeat record and the one parser of
- * the kernel's oom_lca: decision line. A workload of your own includes it and calls
+ * /proc or /sys file, the probes' heartbeat record, the one parser of
+ * the kernel's oom_lca: decision line, and the pieces of the OOM tests'
+ * populations (memory held or grown, members reporting their pids). A workload of your own includes it and calls
  * require_lab_guest() first thing (lab/run refuses one that does not).
  */
 #ifndef LCALAB_H
@@ -14,11 +15,13 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -217,6 +220,66 @@ static inline void sleep_ms(long ms)
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
 
 	nanosleep(&ts, NULL);
+}
+
+/* Take @mb MB and touch each page, so that all of it is resident. */
+static inline void hold_mb(long mb)
+{
+	volatile char *p = malloc(mb << 20);
+	long off;
+
+	if (!p)
+		die("no memory for %ld MB", mb);
+	for (off = 0; off < mb << 20; off += 4096)
+		p[off] = 1;
+}
+
+/* Map and touch @mb MB at a time, for ever: until the OOM killer acts. */
+static inline __attribute__((noreturn)) void grow_for_ever(long mb)
+{
+	long off, size = mb << 20;
+	char *p;
+
+	for (;;) {
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			sleep_ms(10);
+			continue;
+		}
+		for (off = 0; off < size; off += 4096)
+			p[off] = 1;
+	}
+}
+
+static inline int pid_alive(pid_t pid)
+{
+	return kill(pid, 0) == 0;
+}
+
+/* A member of a test population tells its parent, on @fd, "I am @i, @pid". */
+static inline void report_member(int fd, int i, pid_t pid)
+{
+	char line[32];
+	int n = snprintf(line, sizeof(line), "%d %d\n", i, pid);
+
+	if (write(fd, line, n) != n)
+		die("member %d: cannot report", i);
+}
+
+/*
+ * The parent reads the reports of members @first to @n - 1, in any order,
+ * from @fd into @pids.
+ */
+static inline void read_members(int fd, pid_t *pids, int first, int n)
+{
+	FILE *in = fdopen(fd, "r");
+	int i, who, pid;
+
+	for (i = first; i < n; i++) {
+		if (!in || fscanf(in, "%d %d", &who, &pid) != 2 || who < first || who >= n)
+			die("the population did not start");
+		pids[who] = pid;
+	}
 }
 
 #endif

@@ -11,29 +11,15 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #define CHILDREN	4
-#define CHUNK		(1L << 20)
 
 static void *grow(void *arg)
 {
-	char *p;
-	long off;
-
 	(void)arg;
-	for (;;) {
-		p = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) {
-			sleep_ms(10);
-			continue;
-		}
-		for (off = 0; off < CHUNK; off += 4096)
-			p[off] = 1;
-	}
-	return NULL;
+	grow_for_ever(1);
 }
 
 int main(void)

@@ -215,19 +215,8 @@ static void middle_exit_once(long unused)
 /* Touch memory until killed. */
 static void hog(long mb)
 {
-	long off, size = mb << 20;
-	char *p;
-
 	write_file("/proc/self/oom_score_adj", "500");
-	for (;;) {
-		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) {
-			sleep_ms(10);
-			continue;
-		}
-		for (off = 0; off < size; off += 4096)
-			p[off] = 1;
-	}
+	grow_for_ever(mb);
 }
 
 /* One hog per CPU, each sized to fill the guest alone: OOMs on every CPU. */

@@ -54,13 +54,8 @@ static pid_t global_pid(void)
 
 static void say(int i)
 {
-	char line[32];
-	int n;
-
 	prctl(PR_SET_NAME, names[i]);
-	n = snprintf(line, sizeof(line), "%d %d\n", i, global_pid());
-	if (write(report[1], line, n) != n)
-		die("%s: cannot report", names[i]);
+	report_member(report[1], i, global_pid());
 }
 
 static _Noreturn void wait_here(void)
@@ -108,9 +103,6 @@ static void ns_below(void)
 /* The members first, then owner's memory, which they must not share. */
 static void owner_below(void)
 {
-	volatile char *p;
-	long off;
-
 	start(MEMBER, NULL);
 	start(NS, ns_below);
 	if (fork() == 0) {
@@ -120,16 +112,7 @@ static void owner_below(void)
 		other_below();
 		wait_here();
 	}
-	p = malloc(OWNER_MB << 20);
-	if (!p)
-		die("owner: no memory");
-	for (off = 0; off < OWNER_MB << 20; off += 4096)
-		p[off] = 1;
-}
-
-static int alive(pid_t pid)
-{
-	return kill(pid, 0) == 0;
+	hold_mb(OWNER_MB);
 }
 
 static void print_names(const char *key, const pid_t *pids, int want_alive)
@@ -139,7 +122,7 @@ static void print_names(const char *key, const pid_t *pids, int want_alive)
 
 	printf(",\"%s\":[", key);
 	for (i = 0; i < NPROCS; i++)
-		if (alive(pids[i]) == want_alive) {
+		if (pid_alive(pids[i]) == want_alive) {
 			printf("%s\"%s\"", sep, names[i]);
 			sep = ",";
 		}
@@ -149,9 +132,8 @@ static void print_names(const char *key, const pid_t *pids, int want_alive)
 int main(void)
 {
 	pid_t pids[NPROCS] = { 0 };
-	int i, who, pid;
 	time_t end;
-	FILE *in;
+	int i;
 
 	require_lab_guest("scope");
 	write_file("/proc/self/oom_score_adj", "0");
@@ -160,12 +142,7 @@ int main(void)
 		die("pipe: %s", strerror(errno));
 	start(OWNER, owner_below);
 	close(report[1]);
-	in = fdopen(report[0], "r");
-	for (i = 0; i < NPROCS; i++) {
-		if (!in || fscanf(in, "%d %d", &who, &pid) != 2 || who < 0 || who >= NPROCS)
-			die("the tree did not start");
-		pids[who] = pid;
-	}
+	read_members(report[0], pids, 0, NPROCS);
 	/* the observer must never be the victim */
 	write_file("/proc/self/oom_score_adj", "-1000");
 	printf("{\"pids\":{");
@@ -174,7 +151,7 @@ int main(void)
 	printf("}");
 	end = time(NULL) + STEP_TIMEOUT_S;
 	write_file("/proc/sysrq-trigger", "f");
-	while (alive(pids[OWNER]) && time(NULL) < end)
+	while (pid_alive(pids[OWNER]) && time(NULL) < end)
 		sleep_ms(100);
 	sleep_ms(STEP_SETTLE_S * 1000);
 	print_names("gone", pids, 0);

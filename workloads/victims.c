@@ -36,20 +36,9 @@ static int report[2];
 /* Become process @i: take its memory, say "i pid", wait to be killed. */
 static _Noreturn void become(int i)
 {
-	volatile char *p;
-	long off;
-	char line[32];
-	int n;
-
 	prctl(PR_SET_NAME, names[i]);
-	p = malloc(size_mb[i] << 20);
-	if (!p)
-		die("%s: no memory", names[i]);
-	for (off = 0; off < size_mb[i] << 20; off += 4096)
-		p[off] = 1;
-	n = snprintf(line, sizeof(line), "%d %d\n", i, getpid());
-	if (write(report[1], line, n) != n)
-		die("%s: cannot report", names[i]);
+	hold_mb(size_mb[i]);
+	report_member(report[1], i, getpid());
 	for (;;)
 		pause();
 }
@@ -64,17 +53,12 @@ static void start(int i)
 		become(i);
 }
 
-static int alive(pid_t pid)
-{
-	return kill(pid, 0) == 0;
-}
-
 static int count_alive(const pid_t *pids, const int *gone)
 {
 	int i, n = 0;
 
 	for (i = 0; i < NPROCS; i++)
-		n += !gone[i] && alive(pids[i]);
+		n += !gone[i] && pid_alive(pids[i]);
 	return n;
 }
 
@@ -82,10 +66,9 @@ int main(void)
 {
 	pid_t pids[NPROCS] = { 0 };
 	int gone[NPROCS] = { 0 };
-	int i, step, who, pid, before;
+	int i, step, before;
 	const char *sep = "";
 	time_t end;
-	FILE *in;
 
 	require_lab_guest("victims");
 	/* the lab's job shell is protected (-1000); the population must not be */
@@ -100,12 +83,7 @@ int main(void)
 		become(PA);
 	}
 	close(report[1]);
-	in = fdopen(report[0], "r");
-	for (i = 0; i < NPROCS; i++) {
-		if (!in || fscanf(in, "%d %d", &who, &pid) != 2 || who < 0 || who >= NPROCS)
-			die("the population did not start");
-		pids[who] = pid;
-	}
+	read_members(report[0], pids, 0, NPROCS);
 	/* the parent itself is small: it must never be the victim */
 	write_file("/proc/self/oom_score_adj", "-1000");
 	printf("{\"order\":[");
@@ -116,7 +94,7 @@ int main(void)
 		while (count_alive(pids, gone) == before && time(NULL) < end)
 			sleep_ms(100);
 		for (i = 0; i < NPROCS; i++)
-			if (!gone[i] && !alive(pids[i])) {
+			if (!gone[i] && !pid_alive(pids[i])) {
 				gone[i] = 1;
 				printf("%s\"%s\"", sep, names[i]);
 				sep = ",";

@@ -23,12 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
-#define CHUNK		(1L << 20)
 #define ZOMBIE_WAIT_S	60
 
 static int is_zombie(pid_t pid)
@@ -75,22 +73,11 @@ static void make_zombies(int n)
 	free(pids);
 }
 
-/* Take memory a page at a time, for ever: until the OOM killer acts. */
+/* Take memory a megabyte at a time, for ever: until the OOM killer acts. */
 static _Noreturn void grow(const char *name)
 {
-	char *p;
-	long off;
-
 	prctl(PR_SET_NAME, name);
-	for (;;) {
-		p = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) {
-			sleep_ms(10);
-			continue;
-		}
-		for (off = 0; off < CHUNK; off += 4096)
-			p[off] = 1;
-	}
+	grow_for_ever(1);
 }
 
 static pid_t start(void)
