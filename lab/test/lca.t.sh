@@ -26,7 +26,7 @@ t_lca_kunit_and_knobs() {
 	ok=$(grep -cE '^ +ok [0-9]+ lca_' "$d/channel.log" || true)
 	notok=$(grep -cE '^ +not ok [0-9]+ ' "$d/channel.log" || true)
 	[ "$notok" -eq 0 ] || fail "$notok KUnit cases failed"
-	[ "$ok" -eq 24 ] || fail "$ok KUnit cases passed, expected 24"
+	[ "$ok" -eq 27 ] || fail "$ok KUnit cases passed, expected 27"
 	grep -qE '^ok [0-9]+ oom_lca$' "$d/channel.log" || fail "the oom_lca suite did not pass"
 	for want in oom_kill_lca=0 oom_kill_lca_score=1 oom_kill_lca_window_ms=10000 \
 		oom_kill_lca:0=accepted oom_kill_lca:2=accepted oom_kill_lca:3=refused oom_kill_lca:-1=refused \
