@@ -28,7 +28,7 @@ t_boot_overhead_short_run() {
 		fail "lca did not run with the policy on"
 	jq -e -s 'map(select(.type == "boot" and .variant == "stock")) | all(.oom_kill_lca == null)' "$f" >/dev/null ||
 		fail "stock has an LCA switch"
-	# the size delta is the fields' 40 bytes, rounded up to the struct's
+	# the size delta is the fields' 56 bytes, rounded up to the struct's
 	# 64-byte alignment (object sizes are multiples of 64)
 	jq -e -s 'map(select(.type == "size")) | first
 		| .consistent and .stock.objsize % 64 == 0 and .lca.objsize % 64 == 0
@@ -48,7 +48,7 @@ t_boot_overhead_short_run() {
 # the root's whole subtree (all but fat1, which went first), under the
 # stock policy (lca-off) only fat2. The tracer timed out_of_memory() and
 # the LCA decision ran on lca alone. pahole (stock and lca, the builds
-# whose fork cost is measured): the node is 40 bytes of members and
+# whose fork cost is measured): the node is 56 bytes of members and
 # task_struct grows by those rounded up to its 64-byte alignment, as the
 # slab's object size does. The irqsoff tracer found a longest
 # interrupts-off section in each population's extra repetition.
@@ -81,12 +81,27 @@ check_oom_cost() {
 	jq -r 'select(.type == "irqsoff_max") | "irqsoff \(.variant) \(.shape):\(.size): \(.max_us) us, \(.started_at) .. \(.ended_at)"' "$f"
 }
 
+# A population's own repetitions (tree:NxR) override OOMCOST_REPS for its
+# cells alone; the matrix names the population without them.
+t_unit_overhead_reps_per_population() {
+	local plan
+	plan=$(EXPERIMENT=overhead OOMCOST_REPS=7 OOMCOST_SHAPES="tree:10 chain:5x2" "$LAB_ROOT/lab/plan") ||
+		fail "lab/plan failed"
+	[ "$(jq -s -c 'map(select(.type == "oomcost") | {shape, reps: .params.reps}) | unique' <<<"$plan")" = \
+		'[{"shape":"chain:5","reps":2},{"shape":"tree:10","reps":7}]' ] ||
+		fail "repetitions per population: $(jq -s -c 'map(select(.type == "oomcost") | [.id, .params.reps])' <<<"$plan")"
+	[ "$(EXPERIMENT=overhead OOMCOST_SHAPES="tree:10 chain:5x2" "$LAB_ROOT/lab/plan" --matrix | jq -c .shapes)" = \
+		'["tree:10","chain:5"]' ] || fail "the matrix names a population with its repetitions"
+}
+
 t_unit_overhead_rejects_bad_input() {
 	local results run=("$LAB_ROOT/lab/run")
 	results=$(mktemp -d)
 	expect_exit 2 "OVERHEAD_ROUNDS must be a positive number" env EXPERIMENT=overhead OVERHEAD_ROUNDS=0 "${run[@]}"
 	expect_exit 2 "unknown clock 'sundial'" env EXPERIMENT=overhead OVERHEAD_CLOCKS="wall sundial" "${run[@]}"
 	expect_exit 2 "bad population 'bush:3'" env EXPERIMENT=overhead OOMCOST_SHAPES="tree:10 bush:3" "${run[@]}"
+	expect_exit 2 "bad population 'tree:10x0'" env EXPERIMENT=overhead OOMCOST_SHAPES="tree:10x0" "${run[@]}"
+	expect_exit 2 "'tree:10' is named twice" env EXPERIMENT=overhead OOMCOST_SHAPES="tree:10 tree:10x4" "${run[@]}"
 	expect_exit 2 "unknown kernel 'nope'" env EXPERIMENT=overhead OOMCOST_KERNELS="stock nope" "${run[@]}"
 	expect_exit 2 "OOMCOST_MEM 'lots' is not a size" env EXPERIMENT=overhead OOMCOST_MEM=lots "${run[@]}"
 	# make overhead refuses them before it builds anything
