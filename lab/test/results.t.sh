@@ -30,6 +30,10 @@ t_unit_record_classifies_each_fixture() {
 		fail "collateral: the first victim is not the browser probe"
 	"$LAB_ROOT/analysis/record" "$fixtures/cells/inconclusive" | jq -e '.first_victim == null' >/dev/null ||
 		fail "inconclusive: a first victim without an OOM kill"
+	# a splat is not a panic: the KASAN report is recorded, the run is clean
+	"$LAB_ROOT/analysis/record" "$fixtures/cells/clean-2" |
+		jq -e '.kernel_splats == [{kind: "kasan", line: "BUG: KASAN: slab-use-after-free in oom_lca_credit+0x4c/0x120"}]' >/dev/null ||
+		fail "clean-2: the KASAN report is not a kasan splat"
 	for want in clean collateral persists survived killed inconclusive hung panic lab-error; do
 		ls -d "$fixtures/cells/$want"* >/dev/null 2>&1 || fail "no fixture for class $want"
 	done
