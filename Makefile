@@ -58,29 +58,26 @@ smoke: kernels rootfs guest-bin ## boot every kernel variant once and check it c
 	@lab/test/run smoke
 
 # The plan is checked before anything is built; DRY_RUN=1 only prints it.
+# The runs' recipes call lab/experiment, never $(MAKE): make -n starts nothing.
 run: ## run an experiment (EXPERIMENT [matrix]; KERNELS SWAP WORKLOADS DEFENCES DESKTOPS REPS CELLS_WHERE; RUN_ID names it) into results/
-	@builds=$$(lab/plan --builds) || exit $$?; \
-	if [ "$${DRY_RUN:-0}" != 1 ]; then \
-		$(MAKE) -s $$(printf 'kernel-%s ' $$builds) rootfs guest-bin; \
-	fi; \
-	lab/run
+	@lab/experiment
 
 RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirname)
 reference: ## the reference run the paper is made from, 345 cells, ~13-16 h (lab/experiments/reference.conf); rerun to resume
-	@$(MAKE) -s run EXPERIMENT=reference
+	@EXPERIMENT=reference lab/experiment
 
 run-defences: ## the defences experiment (lab/experiments/defences.conf) into results/
-	@$(MAKE) -s run EXPERIMENT=defences
+	@EXPERIMENT=defences lab/experiment
 
 run-debug: ## every workload and policy mode on lca-debug, swap off and on (lab/experiments/debug.conf) into results/
-	@$(MAKE) -s run EXPERIMENT=debug
+	@EXPERIMENT=debug lab/experiment
 
 STRESS_OUT ?= $(LAB_BUILD)/stress/$(shell date +%Y%m%d-%H%M%S)
 stress: kernel-lca-debug rootfs guest-bin ## the lineage stress on lca-debug (STRESS_SECONDS STRESS_CPUS STRESS_SWAP) into STRESS_OUT
 	@lab/stress $(STRESS_OUT)
 
 overhead: ## fork/exec/thread cost, task_struct layout, OOM decision cost (lab/experiments/overhead.conf) into results/
-	@$(MAKE) -s run EXPERIMENT=overhead
+	@EXPERIMENT=overhead lab/experiment
 
 report: ## tables and figures of a run: RUN=results/ID [the newest]
 	@[ -n "$(RUN)" ] || { echo "report: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }

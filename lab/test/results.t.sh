@@ -665,3 +665,18 @@ t_unit_events_table_from_records() {
 	out=$("$LAB_ROOT/analysis/events" "$(small_run)")
 	grep -q '^8 records predate the event times' <<<"$out" || fail "older records are not counted out"
 }
+
+# make -n prints the runs' recipes and starts nothing: no plan run, no
+# build, no cell (the runs' recipes called $(MAKE), which GNU make runs
+# even under -n, so make -n reference started the reference run).
+t_unit_make_n_starts_nothing() {
+	local results target
+	results=$(mktemp -d)
+	for target in run reference run-defences run-debug overhead; do
+		RUN_CELL=$fixtures/fake-run-cell make -n -C "$LAB_ROOT" "$target" KERNELS=stock SWAP=off WORKLOADS=a \
+			REPS=1 RESULTS="$results" LAB_BUILD="$results/build" >"$results.out" 2>&1 ||
+			fail "make -n $target failed: $(cat "$results.out")"
+		grep -q 'lab/experiment' "$results.out" || fail "make -n $target did not print lab/experiment"
+		[ -z "$(ls -A "$results")" ] || fail "make -n $target wrote into $results: $(ls -A "$results")"
+	done
+}
