@@ -105,9 +105,9 @@ def claims($swaps; $ci; $fisher; $lca):
     ( [$swaps[] as $s | $r | cell("a"; $s; "stock")[]] as $c
       | {runs: ($c | length), claim: "The stock OOM killer cannot handle a.sh.",
          source: $notes,
-         rule: "a.sh on stock, the swap settings together, \(min_runs) conclusive runs or more; reproduced when every one ended persists, collateral, hung or panic, not reproduced when every one was clean, partly otherwise",
-         verdict: $c | verdict(all_are(["persists", "collateral", "hung", "panic"]); all_are(["clean"])),
-         evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); persists, collateral, hung or panic in \($c | share(.outcome | IN("persists", "collateral", "hung", "panic"); $ci)) of the conclusive runs; OOM kills per run: \($c | kills_per_run)"}),
+         rule: "a.sh on stock, the swap settings together, \(min_runs) conclusive runs or more; reproduced when every one ended persists, collateral, hung, stalled or panic, not reproduced when every one was clean, partly otherwise",
+         verdict: $c | verdict(all_are(["persists", "collateral", "hung", "stalled", "panic"]); all_are(["clean"])),
+         evidence: "stock, a: \($r | cells_text("a"; "stock"; $swaps)); persists, collateral, hung, stalled or panic in \($c | share(.outcome | IN("persists", "collateral", "hung", "stalled", "panic"); $ci)) of the conclusive runs; OOM kills per run: \($c | kills_per_run)"}),
     ( [$swaps[] as $s | $r | cell("a"; $s; $lca)[], cell("b"; $s; $lca)[]] as $c
       | {runs: ($c | length), claim: "The LCA killer stops a.sh and b.sh without ill effects.",
          source: "\($notes) (\"my desktop survived perfectly\"); \($lwn) (\"without any ill effects beyond a temporary slowdown\")",

@@ -6,12 +6,35 @@ def schema_version: 2;
 # How bad each outcome class is: a cell's class is its worst over the
 # repetitions, and make compare calls NEW worse when a cell's class got worse.
 # inconclusive and lab-error runs say nothing of the kernel: they have none.
-def severity: {clean: 0, survived: 0, collateral: 1, killed: 1, persists: 2, hung: 3, panic: 4};
+def severity: {clean: 0, survived: 0, collateral: 1, killed: 1, persists: 2, hung: 3, stalled: 4, panic: 5};
 
 # The classes that are a result about the policy.
 def conclusive: .outcome | IN("inconclusive", "lab-error") | not;
 
 def of_type($t): map(select(.type == $t));
+
+# A stalled OOM killer: at the end of the run memory and swap had been
+# exhausted (MemAvailable and SwapFree under stall_kb) for stall_s guest
+# seconds or more (times the cell's time_scale) with no OOM kill and no LCA
+# decision in between. The threshold sits above every other final stretch
+# of the committed runs (at most 16.4 s, a bomb thrashing at its
+# deadline); the two above it (110.6 and 67.7 s, rule 2 on the 2026
+# series, one OOM kill and then none) were OOM killers hung by the walk
+# that looped over unreaped children.
+def stall_kb: 4096;
+def stall_s: 30;
+
+# The final stretch of exhausted samples with no kill, in guest seconds.
+def final_stall:
+  def exhausted: .memavail_kb < stall_kb and (.swapfree_kb // 0) < stall_kb;
+  of_type("sample") as $s
+  | if ($s | length) == 0 or ($s[-1] | exhausted | not) then 0 else
+      ($s[-1] | [.oom_kill, .lca_decisions]) as $k
+      | ([range($s | length - 1; -1; -1)
+          | select(($s[.] | exhausted | not) or ($s[.] | [.oom_kill, .lca_decisions]) != $k)]
+         | first // -1) as $i
+      | ($s[-1].t - $s[$i + 1].t) * 10 | round / 10
+    end;
 
 # The kernel's splats, {kind, line}: the console's (the whole boot; lab/boot)
 # and the driver's (the kernel log of the run, every level), each line once.
@@ -38,6 +61,10 @@ def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
     ["lab-error", "the defence hook \($cell.defence.hook) reported no evidence"]
   elif $result.stopped == true then
     ["inconclusive", "stopped at \($result.t_end_s) s by its end condition (a test of the mechanism): survival not observed"]
+  elif ($result.final_stall_s // 0) >= stall_s * ($cell.kernel.time_scale // 1) then
+    ["stalled", "memory and swap exhausted (under \(stall_kb) kB) for the last \($result.final_stall_s * 10 | round / 10) s"
+                + " with no OOM kill: a stalled OOM killer"
+                + (if $cell.workload.kind == "bomb" then "; \($result.leftover_tasks) bomb tasks left" else "" end)]
   else
     # the terminal that started the workload is its own shell, reported
     # apart (terminal_lost); the desktop is every other probe
@@ -147,7 +174,8 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
   | ($lines | of_type("result") | last // null
      | if . == null or .gone then .
        else ($lines | emptied_at) as $e
-       | if $e == null then . else . + {gone: true, t_gone_s: $e} end end) as $res
+       | if $e == null then . else . + {gone: true, t_gone_s: $e} end end
+     | if . == null then . else . + {final_stall_s: ($lines | final_stall)} end) as $res
   | defence_evidence($lines; $res; $set; $cell.defence.name) as $evidence
   | {
       schema: schema_version,
@@ -203,6 +231,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       probe_pids: (($res.probes // []) | map(select(.pid != null) | {(.name): .pid}) | add),
       probe_ppids: (($res.probes // []) | map(select(.ppid != null) | {(.name): .ppid}) | add),
       max_probe_gap_ms: (($res.probes // []) | map(.max_gap_ms // empty) | max),
+      final_stall_s: $res.final_stall_s,
       peak_tasks: $res.peak_tasks,
       peak_workload_tasks: $res.peak_workload_tasks,
       min_memavail_kb: $res.min_memavail_kb,

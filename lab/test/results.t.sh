@@ -34,7 +34,7 @@ t_unit_record_classifies_each_fixture() {
 	"$LAB_ROOT/analysis/record" "$fixtures/cells/clean-2" |
 		jq -e '.kernel_splats == [{kind: "kasan", line: "BUG: KASAN: slab-use-after-free in oom_lca_credit+0x4c/0x120"}]' >/dev/null ||
 		fail "clean-2: the KASAN report is not a kasan splat"
-	for want in clean collateral persists survived killed inconclusive hung panic lab-error; do
+	for want in clean collateral persists survived killed inconclusive hung stalled panic lab-error; do
 		ls -d "$fixtures/cells/$want"* >/dev/null 2>&1 || fail "no fixture for class $want"
 	done
 	echo "$n fixtures"
@@ -450,6 +450,10 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 		survived      {"status":"finished","exit":0,"r":"fine"}       ""            fp    ["oom-killer"]
 		inconclusive  {"status":"finished","exit":0,"r":"fine"}       ""            fp    []
 		inconclusive  {"status":"finished","exit":0,"r":"stopped"}    ""            bomb  ["lca"]
+		stalled       {"status":"finished","exit":0,"r":"stall"}      ""            bomb  []
+		stalled       {"status":"finished","exit":0,"r":"stall"}      ""            bomb  ["oom-killer"]
+		persists      {"status":"finished","exit":0,"r":"stall29"}    ""            bomb  ["oom-killer"]
+		stalled       {"status":"finished","exit":0,"r":"stall"}      ""            fp    []
 	CASES
 	)
 	local want boot panic kind acted got n=0
@@ -466,7 +470,9 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 			  rootdead: {workload_status: null, workload_root_alive: false, probes: probes(false)},
 			  lost: {workload_status: 0, probes: probes(true)},
 			  fine: {workload_status: 0, probes: probes(false)},
-			  stopped: {gone: false, stopped: true, leftover_tasks: 9, t_end_s: 12, probes: probes(true)}}[$boot.r // ""])
+			  stopped: {gone: false, stopped: true, leftover_tasks: 9, t_end_s: 12, probes: probes(true)},
+			  stall: {gone: false, leftover_tasks: 9, t_end_s: 120, final_stall_s: 30, workload_status: 0, probes: probes(false)},
+			  stall29: {gone: false, leftover_tasks: 9, t_end_s: 120, final_stall_s: 29.9, probes: probes(false)}}[$boot.r // ""])
 			  as $result
 			| {workload: {kind: (if $kind == "fp" then "false-positive" else "bomb" end)}, defence: {hook: null}} as $cell
 			| classify($boot; $result; null; $panic; ""; $cell; $acted) | .[0]')
@@ -474,7 +480,7 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 		[ "$got" = "$want" ] || fail "$boot $kind $acted: $got, expected $want"
 		n=$((n + 1))
 	done <<<"$cases"
-	[ "$n" -eq 16 ] || fail "$n cases ran"
+	[ "$n" -eq 20 ] || fail "$n cases ran"
 	# a defence hook that reported nothing makes the run a lab error
 	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
 		classify({status: "finished", exit: 0}; {gone: true, probes: []}; null; ""; "";
