@@ -9,7 +9,7 @@ schema=$LAB_ROOT/analysis/record.schema.json
 # Every fixture's record has the outcome its directory is named after,
 # and follows the schema.
 t_unit_record_classifies_each_fixture() {
-	local d want got recs n=0
+	local d want got recs c n=0
 	recs=$(mktemp)
 	for d in "$fixtures"/cells/*/; do
 		want=$(basename "$d")
@@ -21,6 +21,9 @@ t_unit_record_classifies_each_fixture() {
 		n=$((n + 1))
 	done
 	"$LAB_ROOT/analysis/validate" "$schema" "$recs" || fail "a fixture record does not follow the schema"
+	# each record names the classifier that made it
+	c=$(cd "$LAB_ROOT" && cat analysis/record analysis/outcome.jq workloads/splats.tab | sha256sum | cut -c1-16)
+	jq -e -s --arg c "$c" 'all(.classifier == $c)' "$recs" >/dev/null || fail "a record does not name classifier $c"
 	# the first OOM victim: a bomb member in the clean run, the 64 MB browser
 	# probe in the collateral one, none where nothing was killed
 	"$LAB_ROOT/analysis/record" "$fixtures/cells/clean" | jq -e '.first_victim | .comm == "b.sh" and .bomb_member' >/dev/null ||
