@@ -20,7 +20,7 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
-	guest-bin check-series boot smoke run reference run-defences run-debug stress overhead report events compare paper test lint \
+	guest-bin check-series boot smoke run reference run-defences run-debug stress overhead report events compare paper check test lint \
 	clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
@@ -95,8 +95,14 @@ REFERENCE ?= results/reference
 paper: ## paper/paper.md from REFERENCE [results/reference] and the committed defences, overhead and debug runs
 	@analysis/paper $(REFERENCE) paper/paper.md results/defences results/overhead results/debug
 
-test: deps kernels kernel-lca-debug rootfs guest-bin ## host unit tests plus real boots; last line: N passed, N failed
-	@lab/test/run
+# make test runs make check first, before any kernel is built; the tests of
+# both count in its last line (one tally per make invocation).
+export LAB_TEST_TALLY := $(LAB_BUILD)/test-logs/tally.$(shell date +%s%N)
+check: deps guest-bin ## lint and the host-only tests, no kernel: the quick loop
+	@lab/test/run lint unit
+
+test: check kernels kernel-lca-debug rootfs ## make check, then the real boots; last line: N passed, N failed (both)
+	@lab/test/run boot smoke lca
 
 lint: deps ## shellcheck every script
 	@lab/test/run lint
