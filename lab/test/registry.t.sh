@@ -55,7 +55,7 @@ t_unit_extend_with_one_line_each() {
 		fail "the plan does not resolve the new lines"
 
 	KERNELS=stock,lca-fast WORKLOADS=a,idle DEFENCES=none,renice DESKTOPS=flat SWAP=off REPS=1 RUN_ID=x \
-		RESULTS=$results RUN_CELL=$copy/lab/test/fixtures/fake-run-cell "$copy/lab/run" >/dev/null 2>&1 ||
+		RESULTS=$results RUN_CELL=$copy/lab/test/fixtures/fake-run-cell LAB_ACCEL=tcg "$copy/lab/run" >/dev/null 2>&1 ||
 		fail "the run failed"
 	dir=$results/x
 	[ "$(wc -l <"$dir/runs.jsonl")" -eq 8 ] || fail "expected 8 records"
@@ -149,7 +149,7 @@ t_unit_rerecord_rewrites_cell_records() {
 	local results dir
 	results=$(mktemp -d)
 	KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r RESULTS=$results \
-		RUN_CELL=$LAB_ROOT/lab/test/fixtures/fake-run-cell "$LAB_ROOT/lab/run" >/dev/null 2>&1 || fail "the run failed"
+		RUN_CELL=$LAB_ROOT/lab/test/fixtures/fake-run-cell LAB_ACCEL=tcg "$LAB_ROOT/lab/run" >/dev/null 2>&1 || fail "the run failed"
 	dir=$results/r
 	jq -c '.outcome = "clean"' "$dir/cells/1-a-off-stock/record.json" >"$dir/x" && mv "$dir/x" "$dir/cells/1-a-off-stock/record.json"
 	"$LAB_ROOT/lab/rerecord" "$dir" || fail "rerecord failed"

@@ -121,7 +121,7 @@ t_unit_run_rejects_bad_input() {
 # The matrix loop for real, each cell faked by a fixture's record.
 fake_run() {
 	KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS=$results \
-		RUN_CELL=$fixtures/fake-run-cell "$LAB_ROOT/lab/run"
+		RUN_CELL=$fixtures/fake-run-cell LAB_ACCEL=tcg "$LAB_ROOT/lab/run"
 }
 
 t_unit_run_appends_and_resumes() {
@@ -173,7 +173,8 @@ t_unit_run_refuses_damaged_results() {
 
 # A run resumed after its kernel changed (another patch or config between
 # sessions) is refused before anything boots, naming both kernels.
-t_unit_resume_refuses_another_kernel() {
+# (a boot group test: it compares with the built stock kernel's identity)
+t_boot_resume_refuses_another_kernel() {
 	local results
 	results=$(mktemp -d)
 	DEADLINES=a=5 fake_run >/dev/null 2>&1 || fail "the fake run failed"

@@ -47,7 +47,8 @@ t_unit_boot_without_kernel_says_make_kernels() {
 	expect_exit 1 "run 'make kernels'" env LAB_BUILD="$(mktemp -d)" "$LAB_ROOT/lab/boot" -- true
 }
 
-t_unit_boot_refuses_busy_out_dir() {
+# (a boot group test: the lock comes after the kernel and rootfs checks)
+t_boot_refuses_busy_out_dir() {
 	local out
 	out=$(mktemp -d)
 	exec 7>"$out/.lock"
