@@ -8,6 +8,11 @@ def schema_version: 2;
 # inconclusive and lab-error runs say nothing of the kernel: they have none.
 def severity: {clean: 0, survived: 0, collateral: 1, killed: 1, persists: 2, hung: 3, stalled: 4, panic: 5};
 
+# The classes a cell of NEW must not gain, whatever the counts (make
+# compare): a lab that failed, a guest that never answered, an OOM killer
+# that stalled, a kernel that died. A kernel splat is one too.
+def always_regression: ["lab-error", "hung", "stalled", "panic"];
+
 # The classes that are a result about the policy.
 def conclusive: .outcome | IN("inconclusive", "lab-error") | not;
 

@@ -280,30 +280,51 @@ t_unit_report_names_bad_line() {
 t_unit_compare_flags_regressions() {
 	local base new out
 	base=$(small_run)
-	expect_exit 0 '^No regression.$' "$LAB_ROOT/analysis/compare" "$base" "$base"
+	# one run a side decides nothing, and says so
+	expect_exit 0 '^No regression detected: 2 cells undecidable' "$LAB_ROOT/analysis/compare" "$base" "$base"
 	new=$(small_run)
-	# one run a side supports no claim: build on stock without swap hung
-	# (both bad) and prefork on lca went from inconclusive to killed (not
-	# comparable); one a cell goes missing
+	# build on stock without swap hung, prefork on lca went from
+	# inconclusive to killed (not comparable), a cell goes missing: a hung
+	# guest that BASE did not have is a regression whatever the counts
 	jq -c 'if .workload == "build" and .kernel == "stock" then .outcome = "hung"
 		elif .workload == "prefork" and .kernel == "lca" then .outcome = "killed" else . end
 		| select(.workload != "a" or .swap != "on" or .kernel != "stock")' \
 		"$fixtures/run-small/runs.jsonl" >"$new/runs.jsonl"
-	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "one run a side was called a regression"
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new hung guest was not a regression: $out"
 	printf '%s\n' "$out"
 	diff -u "$fixtures/golden/compare.md" <(sed "s|$base|BASE_DIR|; s|$new|NEW_DIR|" <<<"$out") ||
 		fail "compare output differs from the golden file"
 	# six runs a side: 0 of 6 bad against 6 of 6 is a regression (p = 0.00108),
-	# 0 of 6 against 3 of 6 is not (p = 0.0909)
+	# 0 of 6 against 3 of 6 is not (p = 0.0909), and six a side could have
+	# shown it
 	base=$(synthetic_run survived survived survived survived survived survived)
 	new=$(synthetic_run killed killed killed killed killed killed)
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a regression exited 0: $out"
 	printf '%s\n' "$out"
-	grep -q '^| prefork swap=off stock | survived (0/6 bad) | killed (6/6 bad) | WORSE (p = 0.00108, 0.00108 after Holm) |$' <<<"$out" ||
+	grep -q '^| prefork swap=off stock | survived (6 survived) | killed (6 killed) | WORSE (p = 0.00108, 0.00108 after Holm) |$' <<<"$out" ||
 		fail "the regression is not flagged with its p-value"
 	new=$(synthetic_run killed survived killed survived killed survived)
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "3 of 6 against 0 of 6 was called a regression"
 	grep -q 'no supported difference (p = 0.0909 worse' <<<"$out" || fail "no p-value for 3 of 6 against 0 of 6: $out"
+	[ "$(tail -1 <<<"$out")" = "No regression." ] || fail "six a side could decide, yet: $(tail -1 <<<"$out")"
+	# collateral to panic in one run of five: always a regression
+	base=$(synthetic_run collateral collateral collateral collateral collateral)
+	new=$(synthetic_run collateral collateral panic collateral collateral)
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new panic was not a regression: $out"
+	grep -q 'WORSE: NEW has panic, BASE had not' <<<"$out" || fail "the panic is not named: $out"
+	# a rerun with the same classes in another order is no regression
+	base=$(synthetic_run survived killed survived survived killed)
+	new=$(synthetic_run killed survived survived killed survived)
+	"$LAB_ROOT/analysis/compare" "$base" "$new" >/dev/null || fail "a shuffled rerun was called a regression"
+	# one splat where BASE had none is a regression
+	jq -c 'if .rep == 2 then .kernel_splats = [{kind: "kasan", line: "BUG: KASAN: x"}] else . end' \
+		"$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new kernel splat was not a regression: $out"
+	grep -q 'WORSE: NEW has kernel splat' <<<"$out" || fail "the splat is not named: $out"
+	# every run a panic, at the size of the small run
+	new=$(small_run)
+	jq -c '.outcome = "panic"' "$fixtures/run-small/runs.jsonl" >"$new/runs.jsonl"
+	expect_exit 1 '^REGRESSION: ' "$LAB_ROOT/analysis/compare" "$(small_run)" "$new"
 	# among three cells, 0 of 5 against 4 of 5 (p = 0.0238) is not enough
 	# after Holm (0.0714): many cells are many tests; 0 of 6 against 6 of 6 is
 	out=$(jq -n -c '[{base: [0, 5], new: [4, 1]}, {base: [1, 4], new: [1, 4]}, {base: [2, 3], new: [2, 3]}]' |
