@@ -152,9 +152,10 @@ def main(base_dir, new_dir, severity, severe):
     def scores(runs):
         return [severity[r["outcome"]] for r in runs if r["outcome"] in severity]
 
-    tested = [c for c in keys if scores(side["base"][c]) and scores(side["new"][c])]
-    p = {c: p_worse(scores(side["base"][c]), scores(side["new"][c])) for c in tested}
-    p_better = {c: p_worse(scores(side["new"][c]), scores(side["base"][c])) for c in tested}
+    sc = {c: (scores(side["base"][c]), scores(side["new"][c])) for c in keys}
+    tested = [c for c in keys if sc[c][0] and sc[c][1]]
+    p = {c: p_worse(*sc[c]) for c in tested}
+    p_better = {c: p_worse(sc[c][1], sc[c][0]) for c in tested}
     adjusted = dict(zip(tested, holm([p[c] for c in tested])))
     adjusted_better = dict(zip(tested, holm([p_better[c] for c in tested])))
     m = len(tested)
@@ -176,7 +177,7 @@ def main(base_dir, new_dir, severity, severe):
         else:
             verdict = (f"no supported difference (p = {p[c]:.3g} worse, {p_better[c]:.3g} better; "
                        f"after Holm {adjusted[c]:.3g}, {adjusted_better[c]:.3g})")
-            if smallest_p(len(scores(b)), len(scores(n))) > LEVEL / m:
+            if smallest_p(len(sc[c][0]), len(sc[c][1])) > LEVEL / m:
                 verdict += "; undecidable"
                 undecidable.append(c)
         if verdict.startswith("WORSE"):
@@ -196,8 +197,8 @@ def main(base_dir, new_dir, severity, severe):
             for c in missing) + "\n")
     pooled, pooled_decidable = None, False
     if tested:
-        pooled = pooled_p([(scores(side["base"][c]), scores(side["new"][c])) for c in tested])
-        smallest = math.prod(smallest_p(len(scores(side["base"][c])), len(scores(side["new"][c]))) for c in tested)
+        pooled = pooled_p([sc[c] for c in tested])
+        smallest = math.prod(smallest_p(len(sc[c][0]), len(sc[c][1])) for c in tested)
         pooled_decidable = max(smallest, 1 / (RESAMPLES + 1)) <= LEVEL
         print(f"All {m} compared cells together (a stratified permutation test of the classes' severities, "
               f"{RESAMPLES} relabellings): p = {pooled:.3g} that NEW is worse"
