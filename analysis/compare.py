@@ -1,38 +1,56 @@
 #!/usr/bin/python3
-"""Compare two survival runs: analysis/compare.py BASE NEW SEVERITY SEVERE
+"""Compare two runs: analysis/compare.py BASE NEW SEVERITY SEVERE [--tolerance T]
 
-Called by analysis/compare, which passes analysis/outcome.jq's severity
-(the outcome classes on an ordered scale) and the classes that are a
-regression whatever the counts (always_regression), both as JSON. Prints a
-markdown report and exits 1 when NEW regresses, 0 when it does not.
+Called by analysis/compare, which checks both run directories and passes
+analysis/outcome.jq's severity (the outcome classes on an ordered scale)
+and the classes that are a regression whatever the counts
+(always_regression), both as JSON. Prints a markdown report and exits 1
+when NEW regresses, 0 when it does not, 2 on bad input.
 
-A NEW regression is any of:
+Survival runs. A NEW regression is any of:
   - a cell whose NEW runs have a class of SEVERE (hung, stalled, panic,
     lab-error) or a kernel splat that its BASE runs did not have;
   - a cell whose conclusive runs got worse on the ordered scale: a
     one-sided exact permutation test of the classes' severities (every
     relabelling of the cell's runs; two classes make it Fisher's exact
     test), Holm-adjusted over the compared cells, at 5%;
-  - a shift spread over the cells: the same statistic summed over the
-    cells, its null distribution from relabelling the runs within each
-    cell (20,000 random relabellings, a fixed seed), at 5%.
-A comparison that could not reach 5% even if every NEW run were worse than
-every BASE run is said to be undecidable, with the repetitions a side that
-would decide it; "No regression." is printed only when none was.
+  - a cell whose bomb went later, or whose first OOM kill came later: the
+    same test of the runs' log-rank scores (an exact log-rank test; a run
+    without the event is censored at its end), Holm-adjusted per time;
+  - a shift spread over the cells: each statistic summed over the cells,
+    its null distribution from relabelling the runs within each cell
+    (20,000 random relabellings, a fixed seed), at 5%.
+Runs whose records name different accelerators or clocks are refused: their
+times are not on one scale.
+
+Overhead runs. Each ratio (analysis/overhead) in both runs is worse when
+NEW's exceeds BASE's by more than the tolerance (relative, default 2%) and
+the 95% interval of the log of their quotient (from the two bootstrap
+intervals) excludes 0.
+
+A comparison that could not have shown the stated difference (NEW's runs
+all worse than BASE's; a ratio grown by the tolerance) is undecidable, with
+the repetitions that would decide it; "No regression." is printed only
+when none was.
 """
 import json
 import math
+import os
+import subprocess
 import sys
 from collections import defaultdict
 
-from itertools import combinations
+from lcastats import (LEVEL, RESAMPLES, holm, logrank_scores, p_greater, pooled_p_greater,
+                      pooled_smallest_p, reps_needed, smallest_p)
 
-import numpy as np
-from scipy.stats import permutation_test
+TOLERANCE = 0.02
+# the times compared, and the record field that holds each (null: never came)
+TIMES = (("bomb gone", "t_gone_s"), ("first OOM kill", "t_first_oom_s"))
 
-LEVEL = 0.05
-RESAMPLES = 20000
-EXACT = 200000
+
+def fail(message):
+    sys.stderr.write(f"analysis/compare: {message}\n")
+    sys.exit(2)
 
 
 def read_records(run):
@@ -67,55 +85,8 @@ def cell_name(c):
             + ("" if desktop == "flat" else f" @{desktop}"))
 
 
-def holm(p):
-    order = sorted(range(len(p)), key=lambda i: p[i])
-    adjusted, running = [0.0] * len(p), 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(p) - rank) * p[i]))
-        adjusted[i] = running
-    return adjusted
-
-
-def sum_statistic(x, y, axis):
-    return np.sum(y, axis=axis)
-
-
-def p_worse(base, new):
-    """One-sided p that NEW's severities are larger: the share of the
-    relabellings of the cell's runs whose NEW sum is at least the observed
-    one, every relabelling up to EXACT of them, else RESAMPLES random ones."""
-    pooled, k, observed = base + new, len(new), sum(new)
-    if math.comb(len(pooled), k) <= EXACT:
-        sums = [sum(pooled[i] for i in idx) for idx in combinations(range(len(pooled)), k)]
-        return sum(s >= observed for s in sums) / len(sums)
-    res = permutation_test((np.array(base), np.array(new)), sum_statistic, permutation_type="independent",
-                           alternative="greater", n_resamples=RESAMPLES, random_state=0)
-    return float(res.pvalue)
-
-
-def smallest_p(nb, nn):
-    """The smallest p a cell of nb and nn runs can give: NEW all worse."""
-    return 1 / math.comb(nb + nn, nn)
-
-
-def reps_needed(m):
-    """Repetitions a side at which one cell among m can reach LEVEL after Holm."""
-    r = 1
-    while smallest_p(r, r) > LEVEL / m:
-        r += 1
-    return r
-
-
-def pooled_p(cells):
-    """Stratified permutation test of the summed NEW severities."""
-    rng = np.random.default_rng(0)
-    observed, null = 0.0, np.zeros(RESAMPLES)
-    for base, new in cells:
-        pooled = np.array(base + new, dtype=float)
-        observed += sum(new)
-        perms = rng.permuted(np.tile(pooled, (RESAMPLES, 1)), axis=1)
-        null += perms[:, :len(new)].sum(axis=1)
-    return (1 + int(np.sum(null >= observed - 1e-9))) / (RESAMPLES + 1)
+def clocks(records):
+    return sorted({f"{r.get('accel', '?')}/{r.get('clock', 'wall')}" for r in records})
 
 
 def worst(runs, severity):
@@ -142,23 +113,80 @@ def counts(runs):
     return ", ".join(f"{n} {o}" for o, n in sorted(by.items())) or "none"
 
 
-def main(base_dir, new_dir, severity, severe):
+class Tests:
+    """One family of one-sided tests, a (base, new) pair of score lists per
+    cell: Holm-adjusted both ways, and what the sizes could not decide."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+        cells = list(pairs)
+        self.m = len(cells)
+        worse = [p_greater(*pairs[c]) for c in cells]
+        better = [p_greater(pairs[c][1], pairs[c][0]) for c in cells]
+        self.p = dict(zip(cells, zip(worse, holm(worse), better, holm(better))))
+        self.pooled = pooled_p_greater(list(pairs.values())) if pairs else None
+        self.pooled_decidable = bool(pairs) and pooled_smallest_p(
+            [(len(b), len(n)) for b, n in pairs.values()]) <= LEVEL
+
+    def undecidable(self, c):
+        b, n = self.pairs[c]
+        return smallest_p(len(b), len(n)) > LEVEL / self.m
+
+    def verdict(self, c, what="worse"):
+        pw, hw, pb, hb = self.p[c]
+        if hw < LEVEL:
+            return f"WORSE (p = {pw:.3g}, {hw:.3g} after Holm)"
+        if hb < LEVEL:
+            return f"better (p = {pb:.3g}, {hb:.3g} after Holm)"
+        text = f"no supported difference (p = {pw:.3g} {what}, {pb:.3g} better; after Holm {hw:.3g}, {hb:.3g})"
+        return text + ("; undecidable" if self.undecidable(c) else "")
+
+
+def severity_tests(side, keys, severity):
+    def scores(runs):
+        return [severity[r["outcome"]] for r in runs if r["outcome"] in severity]
+    pairs = {c: (scores(side["base"][c]), scores(side["new"][c])) for c in keys}
+    return Tests({c: v for c, v in pairs.items() if v[0] and v[1]})
+
+
+def conclusive(runs):
+    return [r for r in runs if r["outcome"] not in ("lab-error", "inconclusive") and r.get("t_end_s") is not None]
+
+
+def time_of(r, field):
+    """(t, came): when the event came, else the run's end (censored)."""
+    return (r[field], True) if r.get(field) is not None else (r["t_end_s"], False)
+
+
+def time_tests(side, keys, field):
+    """Log-rank scores per cell with an event on either side."""
+    pairs = {}
+    for c in keys:
+        b = [time_of(r, field) for r in conclusive(side["base"][c])]
+        n = [time_of(r, field) for r in conclusive(side["new"][c])]
+        if b and n and any(came for _, came in b + n):
+            scores = logrank_scores(b + n)
+            pairs[c] = (scores[:len(b)], scores[len(b):])
+    return Tests(pairs)
+
+
+def times_text(runs, field):
+    came = sorted(r[field] for r in conclusive(runs) if r.get(field) is not None)
+    shown = ", ".join(f"{t:g}" for t in came[:6]) + (", ..." if len(came) > 6 else "")
+    return f"{len(came)}/{len(conclusive(runs))}" + (f" ({shown} s)" if came else "")
+
+
+def survival(base_dir, new_dir, severity, severe):
     side = {"base": defaultdict(list), "new": defaultdict(list)}
     for name, run in (("base", base_dir), ("new", new_dir)):
         for r in read_records(run):
             side[name][cell_of(r)].append(r)
+    on = {name: clocks([r for runs in side[name].values() for r in runs]) for name in side}
+    if on["base"] != on["new"]:
+        fail(f"BASE ran on {', '.join(on['base'])} and NEW on {', '.join(on['new'])}: "
+             "their times are not on one scale; compare runs on one clock")
     keys = sorted(set(side["base"]) | set(side["new"]) | planned_cells(base_dir) | planned_cells(new_dir))
-
-    def scores(runs):
-        return [severity[r["outcome"]] for r in runs if r["outcome"] in severity]
-
-    sc = {c: (scores(side["base"][c]), scores(side["new"][c])) for c in keys}
-    tested = [c for c in keys if sc[c][0] and sc[c][1]]
-    p = {c: p_worse(*sc[c]) for c in tested}
-    p_better = {c: p_worse(sc[c][1], sc[c][0]) for c in tested}
-    adjusted = dict(zip(tested, holm([p[c] for c in tested])))
-    adjusted_better = dict(zip(tested, holm([p_better[c] for c in tested])))
-    m = len(tested)
+    sev = severity_tests(side, keys, severity)
 
     rows, worse, undecidable = [], [], []
     for c in keys:
@@ -168,20 +196,14 @@ def main(base_dir, new_dir, severity, severe):
             verdict = f"WORSE: NEW has {', '.join(sorted(new_severe))}, BASE had not"
         elif not b or not n:
             verdict = "missing"
-        elif c not in p:
+        elif c not in sev.p:
             verdict = "not comparable (no conclusive run on a side)"
-        elif adjusted[c] < LEVEL:
-            verdict = f"WORSE (p = {p[c]:.3g}, {adjusted[c]:.3g} after Holm)"
-        elif adjusted_better[c] < LEVEL:
-            verdict = f"better (p = {p_better[c]:.3g}, {adjusted_better[c]:.3g} after Holm)"
         else:
-            verdict = (f"no supported difference (p = {p[c]:.3g} worse, {p_better[c]:.3g} better; "
-                       f"after Holm {adjusted[c]:.3g}, {adjusted_better[c]:.3g})")
-            if smallest_p(len(sc[c][0]), len(sc[c][1])) > LEVEL / m:
-                verdict += "; undecidable"
+            verdict = sev.verdict(c)
+            if verdict.endswith("undecidable"):
                 undecidable.append(c)
         if verdict.startswith("WORSE"):
-            worse.append(c)
+            worse.append(cell_name(c))
         cells_b = f"{worst(b, severity)} ({counts(b)})" if b else "missing"
         cells_n = f"{worst(n, severity)} ({counts(n)})" if n else "missing"
         rows.append(f"| {cell_name(c)} | {cells_b} | {cells_n} | {verdict} |")
@@ -195,36 +217,149 @@ def main(base_dir, new_dir, severity, severe):
         print("Missing: " + "; ".join(
             f"{cell_name(c)} ({', '.join(s.upper() for s in ('base', 'new') if not side[s][c])})"
             for c in missing) + "\n")
-    pooled, pooled_decidable = None, False
-    if tested:
-        pooled = pooled_p([sc[c] for c in tested])
-        smallest = math.prod(smallest_p(len(sc[c][0]), len(sc[c][1])) for c in tested)
-        pooled_decidable = max(smallest, 1 / (RESAMPLES + 1)) <= LEVEL
-        print(f"All {m} compared cells together (a stratified permutation test of the classes' severities, "
-              f"{RESAMPLES} relabellings): p = {pooled:.3g} that NEW is worse"
-              + ("" if pooled_decidable else "; undecidable at these repetitions") + ".\n")
-        if pooled < LEVEL:
-            worse.append("pooled")
+    if sev.pairs:
+        print(f"All {sev.m} compared cells together (a stratified permutation test of the classes' severities, "
+              f"{RESAMPLES} relabellings): p = {sev.pooled:.3g} that NEW is worse"
+              + ("" if sev.pooled_decidable else "; undecidable at these repetitions") + ".\n")
+        if sev.pooled < LEVEL and sev.m > 1:
+            worse.append("the classes of all cells together")
     if undecidable:
-        print(f"Undecidable: {len(undecidable)} of {m} cells could not reach p < {LEVEL} after Holm even if every "
-              f"NEW run were worse than every BASE run; {reps_needed(m)} conclusive runs a side would decide "
-              f"one cell among {m}.\n")
+        print(f"Undecidable: {len(undecidable)} of {sev.m} cells could not reach p < {LEVEL} after Holm even if "
+              f"every NEW run were worse than every BASE run; {reps_needed(sev.m)} conclusive runs a side "
+              f"would decide one cell among {sev.m}.\n")
+    gaps = ([f"{len(undecidable)} cells undecidable"] if undecidable else []) \
+        + (["the pooled test undecidable"] if sev.pairs and not sev.pooled_decidable else []) \
+        + (["no cell compared"] if not sev.pairs else []) \
+        + ([f"{len(missing)} cells missing"] if missing else [])
+    for label, field in TIMES:
+        gaps += compare_times(side, keys, label, field, worse)
+    return verdict_line(worse, gaps, "every cell, each time and the cells together could have shown NEW's "
+                        f"runs all worse than BASE's at p < {LEVEL}")
+
+
+def compare_times(side, keys, label, field, worse):
+    """The log-rank table of one time; returns what it could not decide."""
+    t = time_tests(side, keys, field)
+    if not t.pairs:
+        print(f"{label[0].upper()}{label[1:]}: no cell had one on either side.\n")
+        return []
+    print(f"## Time to {label} (an exact log-rank test: NEW later is worse)\n")
+    print("| cell | BASE | NEW | verdict |\n|---|---|---|---|")
+    undecidable = []
+    for c in t.pairs:
+        verdict = t.verdict(c, "later")
+        if verdict.startswith("WORSE"):
+            worse.append(f"{label}: {cell_name(c)}")
+        if verdict.endswith("undecidable"):
+            undecidable.append(c)
+        print(f"| {cell_name(c)} | {times_text(side['base'][c], field)} | "
+              f"{times_text(side['new'][c], field)} | {verdict} |")
+    print(f"\nAll {t.m} cells together (a stratified log-rank permutation test): p = {t.pooled:.3g} "
+          f"that NEW's {label} is later" + ("" if t.pooled_decidable else "; undecidable at these repetitions")
+          + ".\n")
+    if t.pooled < LEVEL and t.m > 1:
+        worse.append(f"{label}: all cells together")
+    gaps = [f"{label}: {len(undecidable)} cells undecidable"] if undecidable else []
+    if not t.pooled_decidable:
+        gaps.append(f"{label}: the pooled test undecidable")
+    return gaps
+
+
+def verdict_line(worse, gaps, power):
     if worse:
-        print(f"REGRESSION: {len(worse)} worse")
+        print(f"REGRESSION: {len(worse)} worse: " + "; ".join(worse))
         return 1
-    if undecidable or not pooled_decidable or missing:
-        print("No regression detected: " + "; ".join(
-            s for s in (f"{len(undecidable)} cells undecidable" if undecidable else "",
-                        "the pooled test undecidable" if tested and not pooled_decidable else "",
-                        "no cell compared" if not tested else "",
-                        f"{len(missing)} cells missing" if missing else "") if s))
+    if gaps:
+        print("No regression detected: " + "; ".join(gaps))
         return 0
-    print(f"Power: every cell and the {m} together could have shown NEW's runs all worse than BASE's at p < {LEVEL}.")
+    print(f"Power: {power}.")
     print("No regression.")
     return 0
 
 
+def overhead_ratios(run):
+    out = subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "overhead"), run],
+                         check=True, capture_output=True, text=True).stdout
+    lines = (json.loads(line) for line in out.splitlines())
+    return {r["figure"]: r for r in lines if r["type"] == "ratio"}
+
+
+def log_half_width(r):
+    """Half the width of a ratio's 95% interval on the log scale."""
+    if r["ci_low"] is None or r["ci_low"] <= 0:
+        return math.inf
+    return (math.log(r["ci_high"]) - math.log(r["ci_low"])) / 2
+
+
+def judge_ratio(b, n, tolerance):
+    """NEW's ratio n against BASE's b: WORSE when it grew by more than the
+    relative tolerance and the 95% interval of the growth (log scale, the
+    two intervals' half-widths in quadrature) excludes 0; undecidable when
+    that interval is wider than the tolerance."""
+    growth, limit = math.log(n["ratio"] / b["ratio"]), math.log1p(tolerance)
+    half = math.hypot(log_half_width(b), log_half_width(n))
+    if growth > limit and growth - half > 0:
+        return "WORSE"
+    if half >= limit:
+        return "undecidable: the intervals are wider than the tolerance"
+    if -growth > limit and growth + half < 0:
+        return "better"
+    return "ok"
+
+
+def overhead(base_dir, new_dir, tolerance):
+    base, new = overhead_ratios(base_dir), overhead_ratios(new_dir)
+    figures = sorted(set(base) & set(new))
+    print(f"# Compare {base_dir} (BASE) with {new_dir} (NEW)\n")
+    if not figures:
+        print("No overhead ratio is in both runs.\n")
+        return verdict_line([], ["no ratio compared"], "")
+    print(f"| overhead ratio | BASE (95% CI) | NEW (95% CI) | NEW/BASE | verdict (tolerance {tolerance:g}) |")
+    print("|---|---|---|---|---|")
+    worse, undecidable = [], []
+    for f in figures:
+        verdict = judge_ratio(base[f], new[f], tolerance)
+        if verdict == "WORSE":
+            worse.append(f)
+        elif verdict.startswith("undecidable"):
+            undecidable.append(f)
+        print(f"| {f} | {interval(base[f])} | {interval(new[f])} | "
+              f"{new[f]['ratio'] / base[f]['ratio']:.4g} | {verdict} |")
+    print()
+    gaps = [f"{len(undecidable)} of {len(figures)} ratios undecidable"] if undecidable else []
+    return verdict_line(worse, gaps, f"every ratio's interval was narrower than the tolerance ({tolerance:g})")
+
+
+def interval(r):
+    if r["ci_low"] is None:
+        return f"{r['ratio']:g} (no interval: {r['n']} boots)"
+    return f"{r['ratio']:g} ({r['ci_low']:g}-{r['ci_high']:g})"
+
+
+def run_type(run):
+    with open(f"{run}/meta.json") as f:
+        return json.load(f).get("matrix", {}).get("type", "survival")
+
+
+def main(argv):
+    args, tolerance = argv[1:], TOLERANCE
+    if len(args) == 6 and args[4] == "--tolerance":
+        try:
+            tolerance = float(args[5])
+        except ValueError:
+            fail(f"--tolerance {args[5]}: not a number")
+        if not 0 < tolerance < 1:
+            fail(f"--tolerance {args[5]}: give a relative growth between 0 and 1, e.g. 0.02")
+        args = args[:4]
+    if len(args) != 4:
+        fail("usage: analysis/compare.py BASE NEW SEVERITY SEVERE [--tolerance T]")
+    base_dir, new_dir = args[0], args[1]
+    if run_type(base_dir) != run_type(new_dir):
+        fail(f"{base_dir} is a {run_type(base_dir)} run, {new_dir} a {run_type(new_dir)} run: nothing to compare")
+    if run_type(base_dir) == "overhead":
+        return overhead(base_dir, new_dir, tolerance)
+    return survival(base_dir, new_dir, json.loads(args[2]), set(json.loads(args[3])))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 5:
-        sys.exit("usage: analysis/compare.py BASE NEW SEVERITY SEVERE")
-    sys.exit(main(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), set(json.loads(sys.argv[4]))))
+    sys.exit(main(sys.argv))

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Lint: the lab's shell and C code.
+# Lint: the lab's shell, Python and C code.
 
 # Every shell script in the repository (the results excepted), found by
 # name or by its first line.
@@ -17,6 +17,16 @@ t_lint_shellcheck() {
 	[ ${#files[@]} -gt 5 ] || fail "found only ${#files[@]} shell scripts"
 	# two at a time: shellcheck spends ~0.5 s on each file
 	(cd "$LAB_ROOT" && printf '%s\0' "${files[@]}" | xargs -0 -n 4 -P 2 shellcheck)
+}
+
+# Every Python file (the analysis), found by name or by its first line:
+# pyflakes (unused names, undefined names, shadowing).
+t_lint_python() {
+	local files
+	mapfile -t files < <(cd "$LAB_ROOT" && git ls-files --cached --others --exclude-standard -- . ':!results' |
+		xargs awk 'FNR == 1 && (FILENAME ~ /\.py$/ || /^#!.*python/) { print FILENAME } { nextfile }')
+	[ ${#files[@]} -ge 4 ] || fail "found only ${#files[@]} Python files"
+	(cd "$LAB_ROOT" && pyflakes3 "${files[@]}") || fail "pyflakes found the problems above"
 }
 
 t_lint_c_warnings() {

@@ -336,6 +336,67 @@ t_unit_compare_flags_regressions() {
 	jq -e '.[0].p_worse_holm == 0.00325' <<<"$out" >/dev/null || fail "a real regression among three cells: $out"
 }
 
+# Times: NEW's first OOM kills all later than BASE's (six a side) are a
+# regression (exact log-rank, p = 1/924); runs without a kill are censored
+# at their end, so never killing is later still; the same times in
+# another order are not; runs on another accelerator are refused.
+t_unit_compare_times() {
+	local base new out
+	base=$(synthetic_run survived survived survived survived survived survived)
+	new=$(synthetic_run survived survived survived survived survived survived)
+	set_times "$base" '10 + .rep'
+	set_times "$new" '30 + .rep'
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "later OOM kills were not a regression: $out"
+	printf '%s\n' "$out"
+	grep -q '^| prefork swap=off stock | 6/6 (11, 12, 13, 14, 15, 16 s) | 6/6 (31, 32, 33, 34, 35, 36 s) | WORSE (p = 0.00108, 0.00108 after Holm) |$' <<<"$out" ||
+		fail "the later first OOM kills are not flagged with their p-value"
+	grep -q '^REGRESSION: 1 worse: first OOM kill: prefork swap=off stock$' <<<"$out" || fail "the regression is not named"
+	set_times "$new" 'if .rep <= 3 then null else 10 + .rep end'
+	expect_exit 1 'first OOM kill: prefork swap=off stock' "$LAB_ROOT/analysis/compare" "$base" "$new"
+	set_times "$new" '17 - .rep'
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "the same times in another order were a regression: $out"
+	[ "$(tail -1 <<<"$out")" = "No regression." ] || fail "six a side could decide, yet: $(tail -1 <<<"$out")"
+	jq -c '.accel = "kvm"' "$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
+	expect_exit 2 'BASE ran on tcg/wall and NEW on kvm/wall: their times are not on one scale' \
+		"$LAB_ROOT/analysis/compare" "$base" "$new"
+}
+
+set_times() {
+	jq -c "(.t_first_oom_s = ($2)) | .t_end_s = 90" "$1/runs.jsonl" >"$1/r" && mv "$1/r" "$1/runs.jsonl"
+}
+
+# The log-rank scores summed over a group are its expected less observed
+# events (O - E, with ties), and the overhead verdict's every branch.
+t_unit_compare_rules() {
+	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c '
+import random
+import compare
+from lcastats import logrank_scores
+rng = random.Random(1)
+for _ in range(200):
+    runs = [(rng.randint(1, 6), rng.random() < 0.7) for _ in range(rng.randint(2, 12))]
+    group = [rng.random() < 0.5 for _ in runs]
+    o_minus_e = 0.0
+    for t in sorted({t for t, _ in runs}):
+        at_risk = [i for i, (u, _) in enumerate(runs) if u >= t]
+        d = sum(1 for i in at_risk if runs[i][0] == t and runs[i][1])
+        o_minus_e += sum(1 for i in at_risk if group[i] and runs[i][0] == t and runs[i][1])
+        o_minus_e -= d * sum(1 for i in at_risk if group[i]) / len(at_risk)
+    scores = sum(s for s, g in zip(logrank_scores(runs), group) if g)
+    assert abs(scores + o_minus_e) < 1e-9, (runs, group, scores, o_minus_e)
+def r(x, lo, hi):
+    return {"ratio": x, "ci_low": lo, "ci_high": hi, "n": 10}
+cases = [((1.10, 1.09, 1.11), (1.20, 1.19, 1.21), "WORSE"),
+         ((1.10, 1.0, 1.2), (1.20, 1.1, 1.3), "undecidable"),
+         ((1.10, None, None), (1.50, None, None), "undecidable"),
+         ((1.10, 1.09, 1.11), (1.11, 1.10, 1.12), "ok"),
+         ((1.20, 1.19, 1.21), (1.10, 1.09, 1.11), "better")]
+for b, n, want in cases:
+    got = compare.judge_ratio(r(*b), r(*n), 0.02)
+    assert got.startswith(want), (b, n, got, want)
+') || fail "a compare rule is wrong (above)"
+}
+
 # A run of one cell (prefork, swap off, stock), one repetition per
 # outcome given, from the survived fixture's evidence.
 synthetic_run() {
