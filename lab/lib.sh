@@ -34,7 +34,8 @@ linux_tarball() {
 	local matches
 	# shellcheck disable=SC2206 # the glob is the point
 	matches=($LINUX_SOURCE_GLOB)
-	[ -e "${matches[0]}" ] || die "no kernel source matches $LINUX_SOURCE_GLOB: run 'make deps' (installs linux-source)"
+	[ -e "${matches[0]}" ] ||
+		die "no kernel source matches $LINUX_SOURCE_GLOB: run 'make deps' (installs linux-source-$LINUX_SOURCE)"
 	[ "${#matches[@]}" -eq 1 ] || die "several kernel sources match $LINUX_SOURCE_GLOB (${matches[*]}): set LINUX_SOURCE_GLOB to one"
 	printf '%s\n' "${matches[0]}"
 }

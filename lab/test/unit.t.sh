@@ -31,6 +31,9 @@ t_unit_unknown_variant_is_refused() {
 t_unit_missing_source_says_what_to_do() {
 	expect_exit 1 "run 'make deps'" env LINUX_SOURCE_GLOB=/nonexistent/linux-source-*.tar.xz \
 		LAB_BUILD="$(mktemp -d)" "$LAB_ROOT/lab/build-kernel" stock
+	# a kernel line that is not installed: the package that installs it
+	expect_exit 1 "installs linux-source-6\\.99\\)" env LINUX_SOURCE=6.99 \
+		LAB_BUILD="$(mktemp -d)" "$LAB_ROOT/lab/build-kernel" stock
 }
 
 t_unit_boot_rejects_bad_options() {
