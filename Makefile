@@ -9,6 +9,11 @@ SHELL := bash
 LAB_BUILD := $(shell lab/conf LAB_BUILD)
 VARIANTS := $(shell lab/conf VARIANTS)
 KNOWN_VARIANTS := $(shell lab/conf KNOWN_VARIANTS)
+LINUX_SOURCE := $(shell lab/conf LINUX_SOURCE)
+OTHER_LINES := $(filter-out $(LINUX_SOURCE),$(shell lab/conf LINUX_LINES))
+# every build: each variant on the default line, and VARIANT@LINE on the others
+BUILDS := $(KNOWN_VARIANTS) $(foreach l,$(OTHER_LINES),$(addsuffix @$(l),$(KNOWN_VARIANTS)))
+LINE ?= $(LINUX_SOURCE)
 export LAB_BUILD
 
 GUEST_SRC := $(wildcard workloads/*.c)
@@ -19,7 +24,7 @@ KERNEL ?= stock
 SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
-.PHONY: all help deps kernels $(addprefix kernel-,$(KNOWN_VARIANTS)) rootfs \
+.PHONY: all help deps kernels $(addprefix kernel-,$(BUILDS)) rootfs \
 	guest-bin check-series boot smoke run reference run-defences run-debug stress overhead report events compare paper check test lint \
 	clean distclean
 
@@ -28,7 +33,7 @@ all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the def
 
 help: ## list the targets
 	@awk -F':.*## ' '/^[a-z%-]+:.*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
-	@printf '  %-16s %s\n' "kernel-VARIANT" "build one kernel ($(KNOWN_VARIANTS))"
+	@printf '  %-16s %s\n' "kernel-BUILD" "build one kernel: VARIANT ($(KNOWN_VARIANTS)), or VARIANT@LINE ($(OTHER_LINES))"
 	@echo "Configuration: lab/lab.conf (build dir: $(LAB_BUILD))"
 
 deps: ## install missing Debian packages (apt-get)
@@ -36,7 +41,7 @@ deps: ## install missing Debian packages (apt-get)
 
 kernels: $(addprefix kernel-,$(VARIANTS)) ## build the kernel variants (VARIANTS in lab.conf)
 
-$(addprefix kernel-,$(KNOWN_VARIANTS)): kernel-%: deps
+$(addprefix kernel-,$(BUILDS)): kernel-%: deps
 	@lab/build-kernel $*
 
 rootfs: deps ## build the guest root filesystem image (debootstrap)
@@ -48,8 +53,8 @@ $(LAB_BUILD)/guest-bin/%: workloads/%.c $(wildcard workloads/*.h)
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
-check-series: kernel-stock ## each patch: checkpatch --strict clean, applies, builds alone
-	@kernel-patch/check-series
+check-series: kernel-stock$(if $(filter-out $(LINUX_SOURCE),$(LINE)),@$(LINE)) ## each patch of LINE's series: checkpatch --strict clean, applies, builds alone
+	@kernel-patch/check-series $(LINE)
 
 boot: kernel-$(KERNEL) rootfs guest-bin ## boot KERNEL with SWAP_SIZE (0 = none), run CMD, show its output
 	@lab/boot --show --kernel $(KERNEL) --swap $(SWAP_SIZE) -- '$(CMD)'

@@ -29,43 +29,60 @@ log() {
 	printf '%s: %s\n' "$PROG" "$*" >&2
 }
 
-# The linux-source tarball; exactly one must be installed.
+# The linux-source tarball of kernel line LINE (default: LINUX_SOURCE).
 linux_tarball() {
-	local matches
-	# shellcheck disable=SC2206 # the glob is the point
-	matches=($LINUX_SOURCE_GLOB)
-	[ -e "${matches[0]}" ] ||
-		die "no kernel source matches $LINUX_SOURCE_GLOB: run 'make deps' (installs linux-source-$LINUX_SOURCE)"
-	[ "${#matches[@]}" -eq 1 ] || die "several kernel sources match $LINUX_SOURCE_GLOB (${matches[*]}): set LINUX_SOURCE_GLOB to one"
-	printf '%s\n' "${matches[0]}"
+	local line=${1:-$LINUX_SOURCE}
+	known_line "$line" || die "unknown kernel line '$line' (LINUX_LINES: $LINUX_LINES)"
+	[ -e "$LINUX_SOURCE_DIR/linux-source-$line.tar.xz" ] ||
+		die "no kernel source $LINUX_SOURCE_DIR/linux-source-$line.tar.xz: run 'make deps' (installs linux-source-$line)"
+	printf '%s\n' "$LINUX_SOURCE_DIR/linux-source-$line.tar.xz"
 }
 
-# Debian version of the package that installed the tarball, e.g. 6.1.192-3.
+# Debian version of the package that installed LINE's tarball, e.g. 6.1.192-3.
 linux_package_version() {
 	local tarball pkg
-	tarball=$(linux_tarball)
+	tarball=$(linux_tarball "${1:-}")
 	pkg=$(dpkg-query -S "$tarball" 2>/dev/null | cut -d: -f1) ||
-		die "$tarball belongs to no Debian package: install linux-source with 'make deps'"
+		die "$tarball belongs to no Debian package: install it with 'make deps'"
 	dpkg-query -W -f='${Version}' "$pkg"
 }
 
-# Upstream kernel version of the source, e.g. 6.1.192: what uname -r starts with.
+# Upstream kernel version of LINE's source, e.g. 6.1.192: what uname -r starts with.
 kernel_version() {
 	local v
-	v=$(linux_package_version)
+	v=$(linux_package_version "${1:-}")
 	printf '%s\n' "${v%%-*}"
+}
+
+known_line() {
+	[[ " $LINUX_LINES " == *" $1 "* ]]
+}
+
+# A build: VARIANT (one of KNOWN_VARIANTS) on the default line, or
+# VARIANT@LINE on another line of LINUX_LINES.
+build_variant() {
+	printf '%s\n' "${1%%@*}"
+}
+
+build_line() {
+	if [[ $1 == *@* ]]; then printf '%s\n' "${1#*@}"; else printf '%s\n' "$LINUX_SOURCE"; fi
 }
 
 known_variant() {
 	local v
+	if [[ $1 == *@* ]]; then
+		[ "${1#*@}" != "$LINUX_SOURCE" ] || return 1
+		known_line "${1#*@}" || return 1
+	fi
 	for v in $KNOWN_VARIANTS; do
-		[ "$v" = "$1" ] && return 0
+		[ "$v" = "${1%%@*}" ] && return 0
 	done
 	return 1
 }
 
 check_variant() {
-	known_variant "$1" || die "unknown kernel variant '$1' (known: $KNOWN_VARIANTS)"
+	known_variant "$1" ||
+		die "unknown kernel build '$1' (known: $KNOWN_VARIANTS on the default line $LINUX_SOURCE, and VARIANT@LINE for the lines of LINUX_LINES: $LINUX_LINES)"
 }
 
 # The rows of a registry (a .tab file): "LINE<TAB>row" for each line that
@@ -193,11 +210,19 @@ ship_own_workload() {
 }
 
 # A kernel column of lab/kernels.tab: its build and sysctls. COLUMN@BUILD
-# runs the column's sysctls on another flavour of its build (lca-2005@lca-debug).
+# runs the column's sysctls on another flavour of its build (lca-2005@lca-debug),
+# COLUMN@LINE on its build of another kernel line (lca-2005@6.12), and
+# COLUMN@BUILD@LINE both.
 kernel_column_json() {
-	local reg=$LAB_ROOT/lab/kernels.tab row line column build sysctls s on scale=1
-	on=${1#*@}
-	[ "$on" != "$1" ] || on=""
+	local reg=$LAB_ROOT/lab/kernels.tab row line column build sysctls s on="" kline="" scale=1
+	[[ $1 != *@* ]] || on=${1#*@}
+	if [[ $on =~ (^|@)([0-9]+\.[0-9]+)$ ]]; then
+		kline=${BASH_REMATCH[2]}
+		on=${on%"$kline"}
+		on=${on%@}
+		known_variant "stock@$kline" ||
+			usage_error "kernel '$1': '$kline' is not another kernel line (default $LINUX_SOURCE; LINUX_LINES: $LINUX_LINES)"
+	fi
 	row=$(registry_row "$reg" "${1%%@*}") ||
 		usage_error "unknown kernel '${1%%@*}' ($(where "$reg") has: $(registry_names "$reg"))"
 	line=$(where "$reg" "${row%%$'\t'*}")
@@ -209,6 +234,10 @@ kernel_column_json() {
 			usage_error "kernel '$1': $on is not a flavour of $column's build $build"
 		[ "$on" = "$build" ] || column=$1
 		build=$on
+	fi
+	if [ -n "$kline" ]; then
+		column=$1
+		build=$build@$kline
 	fi
 	! is_debug_build "$build" || scale=$DEBUG_TIME_SCALE
 	for s in $sysctls; do
@@ -265,7 +294,7 @@ log_splats() {
 # A debug build (lca-debug): its boots take DEBUG_TIME_SCALE times as long
 # and get DEBUG_CMDLINE_APPEND (its console carries warnings).
 is_debug_build() {
-	[[ $1 == *-debug ]]
+	[[ ${1%%@*} == *-debug ]]
 }
 
 # Path of a variant's built kernel image.
@@ -275,6 +304,16 @@ kernel_image() {
 
 rootfs_image() {
 	printf '%s\n' "$LAB_BUILD/rootfs/rootfs.ext4"
+}
+
+# Apply patch $2 to tree $1 exactly (no fuzz), or stop naming each hunk
+# that failed, with its file; $3 names the tree in the message.
+apply_patch_exactly() {
+	local out failed
+	out=$(patch -d "$1" -p1 --batch --forward --fuzz=0 <"$2" 2>&1) && return 0
+	failed=$(awk '/^patching file / { file = $3 }
+		/FAILED|No file to patch/ { print "  " (file == "" ? "?" : file) ": " $0 }' <<<"$out")
+	die "${2#"$LAB_ROOT"/} does not apply to $3 exactly:"$'\n'"${failed:-$out}"
 }
 
 # sha256 over the names and contents of the given files, short form.

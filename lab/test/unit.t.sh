@@ -12,27 +12,59 @@ t_unit_kernel_version_is_derived() {
 	v=$(kernel_version)
 	pkg=$(dpkg-query -W -f='${Version}' "$(dpkg-query -S "$(linux_tarball)" | cut -d: -f1)")
 	[ "$v" = "${pkg%%-*}" ] || fail "kernel_version $v is not the package's upstream version $pkg"
-	if [ -f "$LAB_BUILD/src/Makefile" ]; then
+	if [ -f "$LAB_BUILD/sources/$LINUX_SOURCE/Makefile" ]; then
 		local mk
 		mk=$(awk '/^VERSION =/{v=$3} /^PATCHLEVEL =/{p=$3} /^SUBLEVEL =/{s=$3} END {print v "." p "." s}' \
-			"$LAB_BUILD/src/Makefile")
+			"$LAB_BUILD/sources/$LINUX_SOURCE/Makefile")
 		[ "$mk" = "$v" ] || fail "tree Makefile says $mk, package says $v"
 	fi
-	! grep -rqE '6\.1\.[0-9]+' "$LAB_ROOT/lab/lab.conf" "$LAB_ROOT/Makefile" ||
+	! grep -rqE '6\.(1|12)\.[0-9]+' "$LAB_ROOT/lab/lab.conf" "$LAB_ROOT/Makefile" ||
 		fail "a kernel version is typed into the configuration"
 }
 
 t_unit_unknown_variant_is_refused() {
-	expect_exit 1 "unknown kernel variant 'nosuch'" "$LAB_ROOT/lab/build-kernel" nosuch
-	expect_exit 1 "unknown kernel variant 'nosuch'" "$LAB_ROOT/lab/boot" --kernel nosuch -- true
+	expect_exit 1 "unknown kernel build 'nosuch'" "$LAB_ROOT/lab/build-kernel" nosuch
+	expect_exit 1 "unknown kernel build 'nosuch'" "$LAB_ROOT/lab/boot" --kernel nosuch -- true
 	expect_exit 2 "usage" "$LAB_ROOT/lab/build-kernel"
 }
 
+# Builds name their kernel line: VARIANT on the default line, VARIANT@LINE
+# on another; columns follow (COLUMN@LINE, COLUMN@FLAVOUR@LINE).
+t_unit_builds_name_their_line() {
+	expect_exit 1 "unknown kernel build 'lca@$LINUX_SOURCE'" "$LAB_ROOT/lab/build-kernel" "lca@$LINUX_SOURCE"
+	expect_exit 1 "unknown kernel build 'lca@9.9'" "$LAB_ROOT/lab/build-kernel" lca@9.9
+	expect_exit 1 "unknown kernel build 'lca@6.12'" env LINUX_LINES="$LINUX_SOURCE" "$LAB_ROOT/lab/build-kernel" lca@6.12
+	[ "$(kernel_column_json lca-2005@6.12 | jq -c '[.column, .build, .sysctls[0]]')" = \
+		'["lca-2005@6.12","lca@6.12","vm.oom_kill_lca=2"]' ] || fail "lca-2005@6.12: $(kernel_column_json lca-2005@6.12)"
+	[ "$(kernel_column_json lca@lca-debug@6.12 | jq -c '[.column, .build, .time_scale]')" = \
+		"[\"lca@lca-debug@6.12\",\"lca-debug@6.12\",$DEBUG_TIME_SCALE]" ] ||
+		fail "lca@lca-debug@6.12: $(kernel_column_json lca@lca-debug@6.12)"
+	expect_exit 2 "'9.9' is not another kernel line" bash -c ". '$LAB_ROOT/lab/lib.sh'; kernel_column_json lca@9.9"
+	# the overhead experiment times a line's column on that line's -trace build
+	EXPERIMENT=overhead OOMCOST_KERNELS="lca@6.12" OOMCOST_SHAPES=tree:1000 "$LAB_ROOT/lab/plan" |
+		jq -e -s 'map(select(.type == "oomcost")) | length == 1 and .[0].kernel.build == "lca-trace@6.12"' >/dev/null ||
+		fail "lca@6.12's OOM cost is not timed on lca-trace@6.12"
+}
+
+# A series applies exactly or not at all: a hunk that needs fuzz is named,
+# with its file, before anything is built.
+t_unit_series_applies_exactly() {
+	local t
+	t=$(mktemp -d)
+	mkdir -p "$t/a/mm" "$t/b/mm"
+	printf '%s\n' one two three four five six seven >"$t/a/mm/x.c"
+	sed 's/four/FOUR/' "$t/a/mm/x.c" >"$t/b/mm/x.c"
+	(cd "$t" && diff -u a/mm/x.c b/mm/x.c | sed 's/^ three$/ THREE/' >p.patch) || true
+	expect_exit 1 'p.patch does not apply to the test tree exactly:.*|mm/x.c: Hunk #1 FAILED at 1' \
+		bash -c ". '$LAB_ROOT/lab/lib.sh'; apply_patch_exactly '$t/a' '$t/p.patch' 'the test tree'"
+	grep -qx four "$t/a/mm/x.c" || fail "a patch that needed fuzz was applied"
+}
+
 t_unit_missing_source_says_what_to_do() {
-	expect_exit 1 "run 'make deps'" env LINUX_SOURCE_GLOB=/nonexistent/linux-source-*.tar.xz \
+	expect_exit 1 "run 'make deps'" env LINUX_SOURCE_DIR=/nonexistent \
 		LAB_BUILD="$(mktemp -d)" "$LAB_ROOT/lab/build-kernel" stock
 	# a kernel line that is not installed: the package that installs it
-	expect_exit 1 "installs linux-source-6\\.99\\)" env LINUX_SOURCE=6.99 \
+	expect_exit 1 "installs linux-source-6\\.99\\)" env LINUX_SOURCE=6.99 LINUX_LINES="6.1 6.99" \
 		LAB_BUILD="$(mktemp -d)" "$LAB_ROOT/lab/build-kernel" stock
 }
 
