@@ -64,19 +64,40 @@ def read_records(run):
     return list(latest.values())
 
 
-def cell_of(r):
-    return (r["workload"], r["swap"], r["kernel"], r["defence"], r.get("desktop") or "flat")
+def line_of(version):
+    """The kernel line of a version: 6.12 of 6.12.118."""
+    return ".".join(version.split(".")[:2])
 
 
-def planned_cells(run):
+def column_on(column, line):
+    """The column without its @LINE suffix when it names LINE."""
+    return column[:-len(line) - 1] if column.endswith("@" + line) else column
+
+
+def cell_of(r, line=None):
+    kernel = column_on(r["kernel"], line) if line else r["kernel"]
+    return (r["workload"], r["swap"], kernel, r["defence"], r.get("desktop") or "flat")
+
+
+def planned_cells(run, line=None):
     cells = set()
     with open(f"{run}/plan.jsonl") as f:
-        for line in f:
-            c = json.loads(line)
+        for text in f:
+            c = json.loads(text)
             if c.get("type", "survival") == "survival":
-                cells.add((c["workload"]["name"], c["swap"], c["kernel"]["column"], c["defence"]["name"],
-                           (c.get("desktop") or {}).get("name", "flat")))
+                column = c["kernel"]["column"]
+                cells.add((c["workload"]["name"], c["swap"], column_on(column, line) if line else column,
+                           c["defence"]["name"], (c.get("desktop") or {}).get("name", "flat")))
     return cells
+
+
+def single_lines(base, new):
+    """When each run is on one kernel line and the lines differ, the two
+    lines: cells are then matched by their columns with @LINE dropped."""
+    lines = [{line_of(r["kernel_version"]) for r in records} for records in (base, new)]
+    if all(len(ls) == 1 for ls in lines) and lines[0] != lines[1]:
+        return lines[0].pop(), lines[1].pop()
+    return None, None
 
 
 def cell_name(c):
@@ -177,15 +198,18 @@ def times_text(runs, field):
 
 
 def survival(base_dir, new_dir, severity, severe):
+    records = {"base": read_records(base_dir), "new": read_records(new_dir)}
+    lines = dict(zip(("base", "new"), single_lines(records["base"], records["new"])))
     side = {"base": defaultdict(list), "new": defaultdict(list)}
-    for name, run in (("base", base_dir), ("new", new_dir)):
-        for r in read_records(run):
-            side[name][cell_of(r)].append(r)
-    on = {name: clocks([r for runs in side[name].values() for r in runs]) for name in side}
+    for name in side:
+        for r in records[name]:
+            side[name][cell_of(r, lines[name])].append(r)
+    on = {name: clocks(records[name]) for name in side}
     if on["base"] != on["new"]:
         fail(f"BASE ran on {', '.join(on['base'])} and NEW on {', '.join(on['new'])}: "
              "their times are not on one scale; compare runs on one clock")
-    keys = sorted(set(side["base"]) | set(side["new"]) | planned_cells(base_dir) | planned_cells(new_dir))
+    keys = sorted(set(side["base"]) | set(side["new"]) | planned_cells(base_dir, lines["base"])
+                  | planned_cells(new_dir, lines["new"]))
     sev = severity_tests(side, keys, severity)
 
     rows, worse, undecidable = [], [], []
@@ -209,6 +233,9 @@ def survival(base_dir, new_dir, severity, severe):
         rows.append(f"| {cell_name(c)} | {cells_b} | {cells_n} | {verdict} |")
 
     print(f"# Compare {base_dir} (BASE) with {new_dir} (NEW)\n")
+    if lines["base"]:
+        print(f"BASE ran kernel line {lines['base']}, NEW {lines['new']}: each cell is matched by its column "
+              "without the @LINE suffix (lca@6.12 is lca).\n")
     print("| cell | BASE | NEW | verdict |\n|---|---|---|---|")
     print("\n".join(rows))
     print()

@@ -361,6 +361,20 @@ t_unit_compare_times() {
 		"$LAB_ROOT/analysis/compare" "$base" "$new"
 }
 
+# A run on 6.12 against one on 6.1: cells match by column without @LINE.
+t_unit_compare_across_lines() {
+	local base new out
+	base=$(synthetic_run survived survived)
+	new=$(synthetic_run survived killed)
+	jq -c '.kernel_version = "6.12.118" | .kernel = "stock@6.12" | .cell.kernel.column = "stock@6.12"' \
+		"$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
+	jq -c '.kernel.column = "stock@6.12"' "$new/plan.jsonl" >"$new/p" && mv "$new/p" "$new/plan.jsonl"
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "compare across lines failed: $out"
+	grep -q '^BASE ran kernel line 6.1, NEW 6.12' <<<"$out" || fail "the lines are not named: $out"
+	grep -q '^| prefork swap=off stock | survived (2 survived) | killed (1 killed, 1 survived) | ' <<<"$out" ||
+		fail "the cells were not matched across lines: $out"
+}
+
 set_times() {
 	jq -c "(.t_first_oom_s = ($2)) | .t_end_s = 90" "$1/runs.jsonl" >"$1/r" && mv "$1/r" "$1/runs.jsonl"
 }
