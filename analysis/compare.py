@@ -74,9 +74,13 @@ def column_on(column, line):
     return column[:-len(line) - 1] if column.endswith("@" + line) else column
 
 
+def cell_key(workload, swap, column, defence, desktop, line):
+    """A cell's identity; on another kernel LINE its column without @LINE."""
+    return (workload, swap, column_on(column, line) if line else column, defence, desktop or "flat")
+
+
 def cell_of(r, line=None):
-    kernel = column_on(r["kernel"], line) if line else r["kernel"]
-    return (r["workload"], r["swap"], kernel, r["defence"], r.get("desktop") or "flat")
+    return cell_key(r["workload"], r["swap"], r["kernel"], r["defence"], r.get("desktop"), line)
 
 
 def planned_cells(run, line=None):
@@ -85,9 +89,8 @@ def planned_cells(run, line=None):
         for text in f:
             c = json.loads(text)
             if c.get("type", "survival") == "survival":
-                column = c["kernel"]["column"]
-                cells.add((c["workload"]["name"], c["swap"], column_on(column, line) if line else column,
-                           c["defence"]["name"], (c.get("desktop") or {}).get("name", "flat")))
+                cells.add(cell_key(c["workload"]["name"], c["swap"], c["kernel"]["column"], c["defence"]["name"],
+                                   (c.get("desktop") or {}).get("name"), line))
     return cells
 
 
