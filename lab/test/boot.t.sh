@@ -1,5 +1,10 @@
 # shellcheck shell=bash
-# Real boots of the built kernels under QEMU.
+# Real boots of the built kernels under QEMU. The boot mechanics run on
+# make test's first build (TEST_BUILDS), with the policy at its default.
+
+boot_build() {
+	printf '%s\n' "${TEST_BUILDS%% *}"
+}
 
 # boot_guest DIR OPTIONS... -- COMMAND: boot with output in DIR; keeps the
 # exit status in DIR/rc so a test can assert on it.
@@ -16,13 +21,15 @@ facts() {
 	grep '"type":"facts"' "$1/channel.log" | jq -r ".$2"
 }
 
-# The guest reports the linux-source version, the configured RAM, and the
-# configured swap (minus the one header page mkswap writes) or none.
+# The guest reports its build's linux-source version and variant, the
+# configured RAM, and the configured swap (minus the one header page mkswap
+# writes) or none.
 check_guest_facts() {
-	local dir=$1 variant=$2 swap_mib=$3 mem_kb want_kb got
+	local dir=$1 build=$2 swap_mib=$3 mem_kb want_kb got want
 	[ "$(cat "$dir/rc")" = 0 ] || fail "boot exited $(cat "$dir/rc")"
 	got=$(facts "$dir" release)
-	[ "$got" = "$(kernel_version)-lcalab-$variant" ] || fail "guest runs '$got', expected $(kernel_version)-lcalab-$variant"
+	want=$(kernel_version "$(build_line "$build")")-lcalab-$(build_variant "$build")
+	[ "$got" = "$want" ] || fail "guest runs '$got', expected $want"
 	mem_kb=$(facts "$dir" memtotal_kb)
 	want_kb=$(($(size_mib "$GUEST_MEM") * 1024))
 	((mem_kb >= want_kb * 9 / 10 && mem_kb <= want_kb)) ||
@@ -34,31 +41,35 @@ check_guest_facts() {
 	grep -q 'lcalab.guest=1' <<<"$(facts "$dir" cmdline)" || fail "no guest marker on the command line"
 }
 
-t_boot_stock_without_swap() {
-	local d
+# The policy is off until a sysctl turns it on.
+t_boot_without_swap() {
+	local d b
+	b=$(boot_build)
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
-	boot_guest "$d" --kernel stock -- 'touch /root/canary; echo wrote canary
-		test ! -e /proc/sys/vm/oom_kill_lca && echo no lca switch'
-	check_guest_facts "$d" stock 0
-	grep -qx 'no lca switch' "$d/channel.log" || fail "the stock kernel has vm.oom_kill_lca"
+	# shellcheck disable=SC2016 # it expands in the guest
+	boot_guest "$d" --kernel "$b" -- 'touch /root/canary; echo wrote canary
+		echo "policy $(cat /proc/sys/vm/oom_kill_lca)"'
+	check_guest_facts "$d" "$b" 0
+	grep -qx 'policy 0' "$d/channel.log" || fail "$b does not boot with vm.oom_kill_lca=0"
 	jq -e '.status == "finished" and .exit == 0' "$d/boot.json" >/dev/null || fail "boot.json: $(cat "$d/boot.json")"
 	# snapshot=on: what the guest wrote never reaches the image.
 	debugfs -R 'stat /root/canary' "$(rootfs_image)" 2>&1 | grep -q 'File not found' ||
 		fail "the guest's write reached the rootfs image"
 }
 
-t_boot_stock_with_swap() {
-	local d
+t_boot_with_swap() {
+	local d b
+	b=$(boot_build)
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
-	boot_guest "$d" --kernel stock --swap "$GUEST_SWAP" -- 'cat /proc/swaps'
-	check_guest_facts "$d" stock "$(size_mib "$GUEST_SWAP")"
+	boot_guest "$d" --kernel "$b" --swap "$GUEST_SWAP" -- 'cat /proc/swaps'
+	check_guest_facts "$d" "$b" "$(size_mib "$GUEST_SWAP")"
 	grep -q '^/dev/vdc' "$d/channel.log" || fail "swap is not on /dev/vdc"
 }
 
 t_boot_failing_command_is_reported() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
-	boot_guest "$d" --kernel stock -- 'exit 7'
+	boot_guest "$d" --kernel "$(boot_build)" -- 'exit 7'
 	[ "$(cat "$d/rc")" = 3 ] || fail "exit status $(cat "$d/rc"), expected 3"
 	jq -e '.status == "finished" and .exit == 7' "$d/boot.json" >/dev/null || fail "boot.json: $(cat "$d/boot.json")"
 }
@@ -66,7 +77,7 @@ t_boot_failing_command_is_reported() {
 t_boot_hung_guest_is_killed() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
-	boot_guest "$d" --kernel stock --timeout 12 -- 'sleep 3600'
+	boot_guest "$d" --kernel "$(boot_build)" --timeout 12 -- 'sleep 3600'
 	[ "$(cat "$d/rc")" = 4 ] || fail "exit status $(cat "$d/rc"), expected 4 (hung)"
 	jq -e '.status == "hung" and .exit == null and .wall_seconds < 40' "$d/boot.json" >/dev/null ||
 		fail "boot.json: $(cat "$d/boot.json")"
@@ -76,7 +87,7 @@ t_boot_hung_guest_is_killed() {
 t_boot_panic_is_detected() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
-	boot_guest "$d" --kernel stock -- 'echo c > /proc/sysrq-trigger; sleep 60'
+	boot_guest "$d" --kernel "$(boot_build)" -- 'echo c > /proc/sysrq-trigger; sleep 60'
 	[ "$(cat "$d/rc")" = 5 ] || fail "exit status $(cat "$d/rc"), expected 5 (crashed)"
 	grep -q 'Kernel panic' "$d/console.log" || fail "no panic in the console log"
 	jq -e '.status == "crashed" and any(.splats[]; .kind == "panic")' "$d/boot.json" >/dev/null ||
@@ -92,12 +103,12 @@ t_boot_accel_is_decided_by_trial() {
 	echo "accelerator: $a ($(head -1 "$LAB_BUILD/accel"))"
 }
 
-# Every built variant boots and runs its own release.
-t_smoke_variants() {
-	local v d
-	for v in $VARIANTS; do
-		d=$(mktemp -d "$LAB_BUILD/boots/smoke-$v-XXXX")
-		boot_guest "$d" --kernel "$v" -- 'uname -r'
-		check_guest_facts "$d" "$v" 0
+# Every build of make test boots and runs its own release.
+t_smoke_builds() {
+	local b d
+	for b in $TEST_BUILDS; do
+		d=$(mktemp -d "$LAB_BUILD/boots/smoke-$b-XXXX")
+		boot_guest "$d" --kernel "$b" -- 'uname -r'
+		check_guest_facts "$d" "$b" 0
 	done
 }

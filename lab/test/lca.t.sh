@@ -1,20 +1,51 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2016 # the guest commands are single-quoted on purpose: they expand in the guest
-# Real boots of the lca kernel: KUnit, the switch, a bomb's decisions.
+# Real boots of the lca kernels: KUnit, the switch, a bomb's decisions;
+# group lca on the default line (lca, lca-debug), group line on the other
+# lines make test builds (lca@LINE in TEST_BUILDS), group stock on the
+# stock build beside lca (make test-stock).
 
-lca_boot() {
-	local d
-	d=$(mktemp -d "$LAB_BUILD/boots/test-lca-XXXX")
-	boot_guest "$d" --kernel lca "$@" >&2
-	[ "$(cat "$d/rc")" = 0 ] || fail "lca boot exited $(cat "$d/rc") ($d)"
+# boot_on BUILD BOOT-ARGS...: a boot that must exit 0; prints its directory.
+boot_on() {
+	local build=$1 d
+	shift
+	d=$(mktemp -d "$LAB_BUILD/boots/test-$build-XXXX")
+	boot_guest "$d" --kernel "$build" "$@" >&2
+	[ "$(cat "$d/rc")" = 0 ] || fail "$build boot exited $(cat "$d/rc") ($d)"
 	printf '%s\n' "$d"
 }
 
-# One boot: KUnit's KTAP report of the oom_lca suite, read from the ring
-# buffer, and the policy's knobs: defaults, accepted values, refusals.
+lca_boot() {
+	boot_on lca "$@"
+}
+
+# The other lines make test boots: LINE of each lca@LINE in TEST_BUILDS.
+other_lines() {
+	local b lines=()
+	for b in $TEST_BUILDS; do
+		[[ $b == lca@* ]] && lines+=("${b#lca@}")
+	done
+	[ ${#lines[@]} -gt 0 ] || fail "TEST_BUILDS ($TEST_BUILDS) names no lca@LINE"
+	printf '%s\n' "${lines[@]}"
+}
+
 t_lca_kunit_and_knobs() {
-	local d ok notok want
-	d=$(lca_boot -- 'dmesg | sed -n "s/^\[[ 0-9.]*\] //p" | sed -n "/# Subtest: oom_lca/,/^ok .* oom_lca\|^not ok .* oom_lca/p"
+	check_kunit_and_knobs lca
+}
+
+t_line_kunit_and_knobs() {
+	local line
+	for line in $(other_lines); do
+		check_kunit_and_knobs "lca@$line"
+	done
+}
+
+# One boot of BUILD: KUnit's KTAP report of the oom_lca suite, read from
+# the ring buffer, and the policy's knobs: defaults, accepted values,
+# refusals.
+check_kunit_and_knobs() {
+	local d ok notok want build=$1
+	d=$(boot_on "$build" -- 'dmesg | sed -n "s/^\[[ 0-9.]*\] //p" | sed -n "/# Subtest: oom_lca/,/^ok .* oom_lca\|^not ok .* oom_lca/p"
 		cd /proc/sys/vm
 		for f in oom_kill_lca oom_kill_lca_score oom_kill_lca_window_ms; do echo "$f=$(cat $f)"; done
 		try() { if echo "$2" >"$1" 2>/dev/null; then echo "$1:$2=accepted"; else echo "$1:$2=refused"; fi; }
@@ -25,15 +56,15 @@ t_lca_kunit_and_knobs() {
 	cat "$d/channel.log"
 	ok=$(grep -cE '^ +ok [0-9]+ lca_' "$d/channel.log" || true)
 	notok=$(grep -cE '^ +not ok [0-9]+ ' "$d/channel.log" || true)
-	[ "$notok" -eq 0 ] || fail "$notok KUnit cases failed"
-	[ "$ok" -eq 27 ] || fail "$ok KUnit cases passed, expected 27"
-	grep -qE '^ok [0-9]+ oom_lca$' "$d/channel.log" || fail "the oom_lca suite did not pass"
+	[ "$notok" -eq 0 ] || fail "$build: $notok KUnit cases failed"
+	[ "$ok" -eq 27 ] || fail "$build: $ok KUnit cases passed, expected 27"
+	grep -qE '^ok [0-9]+ oom_lca$' "$d/channel.log" || fail "$build: the oom_lca suite did not pass"
 	for want in oom_kill_lca=0 oom_kill_lca_score=1 oom_kill_lca_window_ms=10000 \
 		oom_kill_lca:0=accepted oom_kill_lca:2=accepted oom_kill_lca:3=refused oom_kill_lca:-1=refused \
 		oom_kill_lca_score:2=accepted oom_kill_lca_score:3=refused \
 		oom_kill_lca_window_ms:0=refused oom_kill_lca_window_ms:999=refused \
 		oom_kill_lca_window_ms:1000=accepted oom_kill_lca_window_ms:3600001=refused; do
-		grep -qx "$want" "$d/channel.log" || fail "expected $want"
+		grep -qx "$want" "$d/channel.log" || fail "$build: expected $want"
 	done
 }
 
@@ -80,6 +111,13 @@ t_lca_rule_intended() {
 		fail "the record does not say the cell was scaled"
 	grep -qF -- "$DEBUG_CMDLINE_APPEND" <(jq -r .cmdline "$(dirname "$f")/boot.json") ||
 		fail "the debug boot did not get $DEBUG_CMDLINE_APPEND"
+	check_rule_intended "$f"
+}
+
+# The record $1 of a bomb under rule 1: no splat; the first decision kills
+# the victim alone, a subtree only from an anchor, and one did.
+check_rule_intended() {
+	local f=$1
 	jq -e '.kernel_splats == []' "$f" >/dev/null || fail "kernel splats: $(jq -c .kernel_splats "$f")"
 	jq -e '.lca_decisions | length > 0' "$f" >/dev/null || fail "no decision"
 	jq -e '.lca_decisions[0] | .prev == 0 and .lca == 0 and .killed == 0' "$f" >/dev/null ||
@@ -92,21 +130,49 @@ t_lca_rule_intended() {
 # Rule 2, the 2005 code as shipped: every decision kills the victim's own
 # subtree (the as-shipped search names the victim or nothing).
 t_lca_rule_2005() {
-	local record f
-	lca_bomb lca-2005 lca_decisions=1
-	f=$record
-	jq -e '.lca_decisions | length > 0' "$f" >/dev/null || fail "no decision"
-	jq -e 'all(.lca_decisions[]; .lca == .victim and .killed >= 1)' "$f" >/dev/null ||
-		fail "a decision did not kill the victim's subtree"
+	check_rule_2005 lca-2005
+}
+
+check_rule_2005() {
+	lca_bomb "$1" lca_decisions=1
+	jq -e '.lca_decisions | length > 0' "$record" >/dev/null || fail "$1: no decision"
+	jq -e 'all(.lca_decisions[]; .lca == .victim and .killed >= 1)' "$record" >/dev/null ||
+		fail "$1: a decision did not kill the victim's subtree"
 }
 
 # Rule 0 on the lca build is the stock policy: OOM kills, no decision.
 t_lca_rule_stock() {
-	local record f
-	lca_bomb lca-off oom_kills=2
-	f=$record
-	jq -e '.oom_kills > 0 and (.lca_decisions | length) == 0' "$f" >/dev/null ||
-		fail "rule 0 must kill without decisions"
+	check_rule_stock lca-off
+}
+
+check_rule_stock() {
+	lca_bomb "$1" oom_kills=2
+	jq -e '.oom_kills > 0 and (.lca_decisions | length) == 0' "$record" >/dev/null ||
+		fail "$1: rule 0 must kill without decisions"
+}
+
+# One bomb per rule on each other line: rule 0 kills without decisions,
+# rule 1 climbs to a subtree kill, rule 2 kills victims' subtrees.
+t_line_rule_stock() {
+	local line
+	for line in $(other_lines); do
+		check_rule_stock "lca-off@$line"
+	done
+}
+
+t_line_rule_intended() {
+	local line
+	for line in $(other_lines); do
+		lca_bomb "lca@$line" lca_killed=2
+		check_rule_intended "$record"
+	done
+}
+
+t_line_rule_2005() {
+	local line
+	for line in $(other_lines); do
+		check_rule_2005 "lca-2005@$line"
+	done
 }
 
 # The intended rule climbs over three decisions (workloads/climb: a tree
@@ -132,19 +198,25 @@ t_lca_climb_three_decisions() {
 
 # Rule 0 is the stock policy, whatever the score knob says: workloads/victims
 # (solo 32 MB; pa 28 MB with four 16 MB children) and three SysRq-f take
-# solo, pa, then a child on stock, and the same on the lca build with
-# vm.oom_kill_lca=0 and vm.oom_kill_lca_score=1, whose share of the children
-# would make pa first (the ten-patch series of December 2026 did: rule 0 scored with the share).
+# solo, pa, then a child on stock (t_stock_victims_order), and the same on
+# the lca build with vm.oom_kill_lca=0 and vm.oom_kill_lca_score=1, whose
+# share of the children would make pa first (the ten-patch series of
+# December 2026 did: rule 0 scored with the share).
+victims_order='{"order":["solo","pa","ch"]}'
+
 t_lca_rule_off_is_stock() {
-	local d want='{"order":["solo","pa","ch"]}'
-	d=$(mktemp -d "$LAB_BUILD/boots/test-victims-XXXX")
-	boot_guest "$d" --kernel stock -- /lab/bin/victims >&2
-	grep -qxF "$want" "$d/channel.log" || fail "stock: $(grep order "$d/channel.log") ($d)"
+	local d
 	d=$(lca_boot -- 'echo 0 >/proc/sys/vm/oom_kill_lca; echo 1 >/proc/sys/vm/oom_kill_lca_score
 		/lab/bin/victims; dmesg | grep -c "oom_lca: victim" || true')
 	cat "$d/channel.log"
-	grep -qxF "$want" "$d/channel.log" || fail "lca, rule 0: not the stock order ($d)"
+	grep -qxF "$victims_order" "$d/channel.log" || fail "lca, rule 0: not the stock order ($d)"
 	grep -qx 0 "$d/channel.log" || fail "rule 0 printed oom_lca: decision lines"
+}
+
+t_stock_victims_order() {
+	local d
+	d=$(boot_on stock -- /lab/bin/victims)
+	grep -qxF "$victims_order" "$d/channel.log" || fail "stock: $(grep order "$d/channel.log") ($d)"
 }
 
 # A victim with 1,024 unreaped children, the walk's root under rule 2

@@ -7,7 +7,7 @@
 # the wall clock (under -icount, one vCPU, a debug boot takes 60-80 s:
 # measured).
 
-t_boot_overhead_short_run() {
+t_stock_overhead_short_run() {
 	local out f
 	out=$(mktemp -d "$LAB_BUILD/boots/test-overhead-XXXX")
 	EXPERIMENT=overhead OVERHEAD_KERNELS="stock lca" OVERHEAD_ROUNDS=1 OVERHEAD_ITERATIONS=50 \

@@ -119,8 +119,10 @@ t_unit_run_rejects_bad_input() {
 }
 
 # The matrix loop for real, each cell faked by a fixture's record.
+# fake_run [COLUMN]: two cells of workload a on COLUMN (stock), run by
+# fake-run-cell.
 fake_run() {
-	KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS=$results \
+	KERNELS=${1:-stock} SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS=$results \
 		RUN_CELL=$fixtures/fake-run-cell LAB_ACCEL=tcg "$LAB_ROOT/lab/run"
 }
 
@@ -177,11 +179,11 @@ t_unit_run_refuses_damaged_results() {
 t_boot_resume_refuses_another_kernel() {
 	local results
 	results=$(mktemp -d)
-	DEADLINES=a=5 fake_run >/dev/null 2>&1 || fail "the fake run failed"
+	DEADLINES=a=5 fake_run lca >/dev/null 2>&1 || fail "the fake run failed"
 	sed -i 2d "$results/r1/runs.jsonl"
-	jq -c '.series_hash = "stock-older"' "$results/r1/runs.jsonl" >"$results/x" && mv "$results/x" "$results/r1/runs.jsonl"
-	expect_exit 1 "has records of build 'stock' with series stock-older, config .*; the one built now has series" \
-		env DEADLINES=a=5 KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	jq -c '.series_hash = "lca-older"' "$results/r1/runs.jsonl" >"$results/x" && mv "$results/x" "$results/r1/runs.jsonl"
+	expect_exit 1 "has records of build 'lca' with series lca-older, config .*; the one built now has series" \
+		env DEADLINES=a=5 KERNELS=lca SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
 	[ "$(wc -l <"$results/r1/runs.jsonl")" -eq 1 ] || fail "the refused run added a record"
 }
 
@@ -213,7 +215,7 @@ t_boot_workloads_reject_bad_parameters() {
 	local d line
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
 	# shellcheck disable=SC2016 # expands in the guest
-	boot_guest "$d" --kernel stock -- 'cd /lab/workloads
+	boot_guest "$d" --kernel "$(boot_build)" -- 'cd /lab/workloads
 		for c in "./a.sh -m x" "./b.sh -d y" "folkert -s 0" "prefork -w 0" "./build.sh -j x" "./leak.sh -r 0" "lcalab-run -s nokey /bin/true"; do
 			msg=$($c 2>&1 >/dev/null); rc=$?; echo "rc=$rc ${c%% *}: ${msg%%$'"'"'\n'"'"'*}"
 		done'
@@ -510,7 +512,7 @@ t_unit_defences_are_a_matrix_dimension() {
 t_boot_defence_pids_acts() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-pids-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 10 --defence pids stock off folkert "$d" >"$d/out.json" ||
+	"$LAB_ROOT/lab/run-cell" --deadline 10 --defence pids lca-off off folkert "$d" >"$d/out.json" ||
 		fail "run-cell failed"
 	jq -c '{outcome, defence, acted, defence_evidence, peak_workload_tasks}' "$d/out.json"
 	jq -e '.defence == "pids" and .defence_evidence.pids_max_refusals > 0 and (.acted | index("pids.max"))
@@ -521,7 +523,7 @@ t_boot_defence_pids_acts() {
 t_boot_defence_earlyoom_runs() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-earlyoom-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 8 --defence earlyoom stock off leak "$d" >"$d/out.json" ||
+	"$LAB_ROOT/lab/run-cell" --deadline 8 --defence earlyoom lca-off off leak "$d" >"$d/out.json" ||
 		fail "run-cell failed"
 	jq -c '{outcome, defence, acted, defence_evidence, oom_kills}' "$d/out.json"
 	jq -e '.defence == "earlyoom" and (.defence_evidence.earlyoom_kills | type) == "number"' "$d/out.json" >/dev/null ||
