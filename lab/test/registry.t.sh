@@ -211,7 +211,8 @@ t_unit_splats_are_named_from_the_registry() {
 
 # COLUMN@BUILD runs a column's sysctls on another flavour of its build,
 # scaled on a debug build (deadlines, the LCA pairing window); PAIRING=cyclic
-# gives each kernel one block per swap setting (make run-debug: 12 cells).
+# gives each kernel a block per swap setting (make run-debug: 12 cells, the
+# five modes that make LCA decisions).
 t_unit_column_on_another_build() {
 	local plan
 	plan=$(plan_of "$LAB_ROOT" KERNELS=lca-2005@lca-debug WORKLOADS=a)
@@ -232,7 +233,7 @@ t_unit_column_on_another_build() {
 	plan=$(EXPERIMENT=debug "$LAB_ROOT/lab/plan")
 	[ "$(wc -l <<<"$plan")" -eq 12 ] || fail "the debug experiment has $(wc -l <<<"$plan") cells, not 12"
 	jq -e -s 'group_by(.swap) | length == 2 and all(
-		(map(.kernel.column) | unique | length) == 6 and (map(.workload.name) | unique | length) == 6
-		and all(.kernel.build == "lca-debug"))' <<<"$plan" >/dev/null ||
-		fail "a kernel or a workload is missing from a swap setting"
+		(map(.kernel.column) | unique | length) == 5 and (map(.workload.name) | unique | length) == 6
+		and all(.kernel.build == "lca-debug" and (.kernel.sysctls | index("vm.oom_kill_lca=0") | not)))' \
+		<<<"$plan" >/dev/null || fail "a policy mode or a workload is missing from a swap setting, or rule 0 is in"
 }

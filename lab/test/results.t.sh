@@ -448,7 +448,8 @@ t_unit_paper_builds_from_results() {
 	# a debug run: one splat in one cell, one in its stress boot, counted
 	# with the reference's boots: 2 in 4 + 1 + 8
 	debug=$(synthetic_run survived survived survived survived)
-	jq -c 'if .rep == 2 then .kernel_splats = [{kind: "lockdep", line: "WARNING: possible recursive locking detected"}] else . end' \
+	jq -c 'if .rep == 2 then .kernel_splats = [{kind: "lockdep", line: "WARNING: possible recursive locking detected"}]
+		else . end | if .rep <= 2 then .lca_decisions = [{victim: 9, prev: 0, lca: 0, killed: 0, anchor: 8}] else . end' \
 		"$debug/runs.jsonl" >"$debug/r" && mv "$debug/r" "$debug/runs.jsonl"
 	mkdir -p "$debug/stress/swap-0"
 	jq -n -c '{seconds: 300, cpus: 4, swap: "0", outcome: "splats", stress: {counts: {vfork: 9}, oom_kills: 5,
@@ -461,6 +462,8 @@ t_unit_paper_builds_from_results() {
 		fail "no row for the stress"
 	grep -F 'NMI (hard) 0 (NMI watchdog: Perf NMI watchdog permanently disabled)' "$run/paper.md" ||
 		fail "the lockup detectors are not reported"
+	grep -Fx 'Debug cells that made an LCA decision: 2 of 4 (2 decisions); none in 3-prefork-off-stock, 4-prefork-off-stock.' \
+		"$run/paper.md" || fail "the debug cells without an LCA decision are not named"
 }
 
 # Desktops cross the matrix like defences: each cell names its desktop (the
