@@ -112,3 +112,18 @@ t_smoke_builds() {
 		check_guest_facts "$d" "$b" 0
 	done
 }
+
+# A survival cell on the instruction-counting clock: one vCPU, QEMU's
+# -icount, and the record says so (compare refuses to set it beside a
+# wall-clock run).
+t_boot_survival_icount_clock() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-icount-XXXX")
+	SURVIVAL_CLOCK=icount "$LAB_ROOT/lab/run-cell" --until oom_kills=1 --deadline 60 lca-off off folkert "$d" \
+		>"$d/out.json" || fail "run-cell failed ($d)"
+	jq -c '{outcome, clock, guest, t_first_oom_s, wall_s}' "$d/out.json"
+	jq -e --arg o "$SURVIVAL_ICOUNT" '.icount == $o and .clock == "icount" and .cpus == 1' "$d/boot.json" >/dev/null ||
+		fail "boot.json: $(jq -c '{icount, clock, cpus}' "$d/boot.json")"
+	jq -e '.clock == "icount" and .guest.cpus == 1 and .oom_kills >= 1' "$d/out.json" >/dev/null ||
+		fail "the record: $(jq -c '{clock, guest, oom_kills}' "$d/out.json")"
+}

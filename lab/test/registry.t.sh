@@ -237,3 +237,17 @@ t_unit_column_on_another_build() {
 		and all(.kernel.build == "lca-debug" and (.kernel.sysctls | index("vm.oom_kill_lca=0") | not)))' \
 		<<<"$plan" >/dev/null || fail "a policy mode or a workload is missing from a swap setting, or rule 0 is in"
 }
+
+# SURVIVAL_CLOCK=icount: each cell's guest counts instructions
+# (SURVIVAL_ICOUNT) on one vCPU; under wall the plan line is as before.
+t_unit_survival_clock_in_plan() {
+	local plan
+	plan=$(plan_of "$LAB_ROOT" KERNELS=lca WORKLOADS=a SURVIVAL_CLOCK=icount SURVIVAL_ICOUNT=shift=3)
+	jq -e '.guest | .clock == "icount" and .icount == "shift=3" and .cpus == 1' <<<"$plan" >/dev/null ||
+		fail "icount: $(jq -c .guest <<<"$plan")"
+	plan=$(plan_of "$LAB_ROOT" KERNELS=lca WORKLOADS=a SURVIVAL_CLOCK=wall)
+	jq -e --argjson c "$GUEST_CPUS" '.guest | (has("clock") or has("icount") | not) and .cpus == $c' \
+		<<<"$plan" >/dev/null || fail "wall: $(jq -c .guest <<<"$plan")"
+	expect_exit 2 "unknown clock 'sundial' in SURVIVAL_CLOCK" env SURVIVAL_CLOCK=sundial "$LAB_ROOT/lab/plan"
+	expect_exit 2 "SURVIVAL_CLOCK is one clock" env SURVIVAL_CLOCK="wall icount" "$LAB_ROOT/lab/plan"
+}
