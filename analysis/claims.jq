@@ -66,9 +66,10 @@ def fp_counts($lca):
 # The swap claim's runs: folkert on $lca with swap $s, every run but lab
 # errors; the window both swap settings observed (the shorter deadline);
 # the runs in which the bomb was not gone / gone within it, without swap as
-# BASE and with swap as NEW, for analysis/stats fisher.
+# BASE and with swap as NEW, for analysis/stats fisher. A setting without
+# runs has no deadline (jq's null would sort below any number).
 def swap_runs($s; $lca): map(select(.workload == "folkert" and .kernel == $lca and .swap == $s and .outcome != "lab-error"));
-def swap_window($lca): [swap_runs("off"; $lca), swap_runs("on"; $lca)] | map(map(.deadline_s) | min) | min;
+def swap_window($lca): [swap_runs("off"; $lca), swap_runs("on"; $lca)] | map(map(.deadline_s) | min | values) | min;
 def gone_within($w): .gone == true and .t_gone_s <= $w;
 def swap_counts($lca):
   swap_window($lca) as $w

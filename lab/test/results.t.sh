@@ -719,6 +719,13 @@ t_unit_claims_verdicts_on_synthetic_records() {
 	check "not measured" 5 "4x stock leak false-positive survived"
 	check inconclusive 5 "lca leak false-positive inconclusive" "stock leak false-positive inconclusive"
 	check inconclusive 5 "4x lca-2005 leak false-positive killed"
+	# claim 4 with one swap setting only: its runs are counted against
+	# their own deadline (a missing side once made every run "not gone")
+	local counts
+	counts=$(jq -n -c -L "$LAB_ROOT/analysis" 'include "claims";
+		[range(3) | {workload: "folkert", kernel: "lca", swap: "off", outcome: "clean", gone: true,
+		  t_gone_s: 30, deadline_s: 120}] | swap_counts("lca")')
+	[ "$counts" = '{"base":[0,3],"new":[0,0]}' ] || fail "claim 4, swap off alone: $counts"
 }
 
 # The article's desktop is the tree lcalab-run documents: the session
