@@ -54,6 +54,14 @@ kernel_version() {
 	printf '%s\n' "${v%%-*}"
 }
 
+# The config fragments every kernel of LINE gets on top of tinyconfig:
+# kernel-patch/lab.config, then kernel-patch/LINE/lab.config where a line's
+# tinyconfig needs more (6.12's sets SLUB_TINY, which excludes SLUB_DEBUG).
+line_fragments() {
+	printf '%s\n' "$LAB_ROOT/kernel-patch/lab.config"
+	[ ! -f "$LAB_ROOT/kernel-patch/$1/lab.config" ] || printf '%s\n' "$LAB_ROOT/kernel-patch/$1/lab.config"
+}
+
 known_line() {
 	[[ " $LINUX_LINES " == *" $1 "* ]]
 }
