@@ -88,7 +88,7 @@ t_boot_refuses_busy_out_dir() {
 	out=$(mktemp -d)
 	exec 7>"$out/.lock"
 	flock -n 7
-	expect_exit 1 "in use by another boot" "$LAB_ROOT/lab/boot" --out "$out" -- true
+	expect_exit 1 "in use by another boot" "$LAB_ROOT/lab/boot" --kernel "$(boot_build)" --out "$out" -- true
 }
 
 # Every workload of the registry, and every guest program, refuses to
