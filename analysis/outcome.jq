@@ -207,7 +207,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       outcome_reason: null,
       qemu: $boot.qemu,
       accel: $boot.accel,
-      clock: (if $boot.icount then "icount" else "wall" end),
+      clock: ($boot.clock // "wall"),
       guest: {
         mem: $boot.mem, swap: $boot.swap, cpus: $boot.cpus,
         memtotal_kb: $facts.memtotal_kb, swaptotal_kb: $facts.swaptotal_kb

@@ -19,14 +19,17 @@ lca_boot() {
 	boot_on lca "$@"
 }
 
-# The other lines make test boots: LINE of each lca@LINE in TEST_BUILDS.
-other_lines() {
-	local b lines=()
+# on_other_lines CHECK COLUMN: CHECK COLUMN@LINE for each other line make
+# test boots (each lca@LINE in TEST_BUILDS), in this shell, so that a
+# failure (or no such line at all) fails the test.
+on_other_lines() {
+	local b n=0
 	for b in $TEST_BUILDS; do
-		[[ $b == lca@* ]] && lines+=("${b#lca@}")
+		[[ $b == lca@* ]] || continue
+		"$1" "$2@${b#lca@}"
+		n=$((n + 1))
 	done
-	[ ${#lines[@]} -gt 0 ] || fail "TEST_BUILDS ($TEST_BUILDS) names no lca@LINE"
-	printf '%s\n' "${lines[@]}"
+	[ $n -gt 0 ] || fail "TEST_BUILDS ($TEST_BUILDS) names no lca@LINE"
 }
 
 t_lca_kunit_and_knobs() {
@@ -34,10 +37,7 @@ t_lca_kunit_and_knobs() {
 }
 
 t_line_kunit_and_knobs() {
-	local line
-	for line in $(other_lines); do
-		check_kunit_and_knobs "lca@$line"
-	done
+	on_other_lines check_kunit_and_knobs lca
 }
 
 # One boot of BUILD: KUnit's KTAP report of the oom_lca suite, read from
@@ -154,25 +154,20 @@ check_rule_stock() {
 # One bomb per rule on each other line: rule 0 kills without decisions,
 # rule 1 climbs to a subtree kill, rule 2 kills victims' subtrees.
 t_line_rule_stock() {
-	local line
-	for line in $(other_lines); do
-		check_rule_stock "lca-off@$line"
-	done
+	on_other_lines check_rule_stock lca-off
 }
 
 t_line_rule_intended() {
-	local line
-	for line in $(other_lines); do
-		lca_bomb "lca@$line" lca_killed=2
-		check_rule_intended "$record"
-	done
+	on_other_lines bomb_rule_intended lca
+}
+
+bomb_rule_intended() {
+	lca_bomb "$1" lca_killed=2
+	check_rule_intended "$record"
 }
 
 t_line_rule_2005() {
-	local line
-	for line in $(other_lines); do
-		check_rule_2005 "lca-2005@$line"
-	done
+	on_other_lines check_rule_2005 lca-2005
 }
 
 # The intended rule climbs over three decisions (workloads/climb: a tree
