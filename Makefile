@@ -26,7 +26,7 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(BUILDS)) rootfs \
-	guest-bin check-series boot smoke run test-stock reference run-defences run-debug stress overhead report events compare paper check test lint \
+	guest-bin check-series boot smoke run test-stock reference run-defences run-debug stress overhead merge report events compare paper check test lint \
 	clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
@@ -84,6 +84,10 @@ stress: kernel-lca-debug rootfs guest-bin ## the lineage stress on lca-debug (ST
 
 overhead: ## fork/exec/thread cost, task_struct layout, OOM decision cost (lab/experiments/overhead.conf) into results/
 	@EXPERIMENT=overhead lab/experiment
+
+merge: ## join the shards of one run (lab/run SHARD=K/N): OUT=results/NAME SHARDS="results/A results/B ..."
+	@[ -n "$(OUT)" ] && [ -n "$(SHARDS)" ] || { echo "merge: give OUT=results/NAME SHARDS=\"DIR...\"" >&2; exit 2; }
+	@lab/merge $(OUT) $(SHARDS)
 
 report: ## tables and figures of a run: RUN=results/ID [the newest]
 	@[ -n "$(RUN)" ] || { echo "report: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }

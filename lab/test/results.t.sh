@@ -154,6 +154,71 @@ t_unit_run_appends_and_resumes() {
 	[ "$(DRY_RUN=1 fake_run | wc -l)" -eq 2 ] || fail "lab-error cells are not retried"
 }
 
+# counted_run: the matrix loop on the instruction-counting clock, cells
+# faked, two columns of workload a twice (4 cells); JOBS, SHARD and
+# RUN_ID from the caller.
+counted_run() {
+	KERNELS=stock,lca SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 SURVIVAL_CLOCK=icount RESULTS=$results \
+		RUN_CELL=$fixtures/fake-run-cell LAB_ACCEL=tcg "$LAB_ROOT/lab/run"
+}
+
+# Two cells at once, and the same run in two shards run by GNU parallel's
+# local workers (as on two hosts: README) and merged: the same plan and
+# the same cells' records as the run made whole.
+t_unit_run_jobs_and_shards() {
+	local results out cells
+	results=$(mktemp -d)
+	out=$(JOBS=2 RUN_ID=whole counted_run 2>&1) || fail "JOBS=2 failed: $out"
+	grep -q 'cell 4/4 .* persists in .*ETA' <<<"$out" || fail "no progress line for cell 4/4: $out"
+	"$LAB_ROOT/analysis/validate" "$schema" "$results/whole/runs.jsonl" || fail "records do not follow the schema"
+	jq -e -s 'length == 4 and all(.host.jobs == 2 and .host.cpus > 0)' "$results/whole/runs.jsonl" >/dev/null ||
+		fail "not 4 records that say 2 cells ran at once"
+	export results fixtures LAB_ROOT
+	export -f counted_run
+	parallel --will-cite --sshlogin 2/: 'SHARD={}/2 RUN_ID=part{} counted_run' ::: 1 2 >/dev/null 2>&1 ||
+		fail "a shard failed"
+	[ "$(jq -s length "$results/part1/runs.jsonl")" = 2 ] || fail "shard 1/2 did not run half the cells"
+	"$LAB_ROOT/lab/merge" "$results/merged" "$results/part2" "$results/part1" || fail "the merge failed"
+	cmp -s "$results/whole/plan.jsonl" "$results/merged/plan.jsonl" || fail "the merged run has another plan"
+	[ "$(jq -c -s 'map(.cell)' "$results/merged/runs.jsonl")" = "$(jq -c -s . "$results/whole/plan.jsonl")" ] ||
+		fail "the merged records are not the plan's cells in its order"
+	[ "$(jq -c -s 'map(.cell) | sort_by(.id)' "$results/merged/runs.jsonl")" = \
+		"$(jq -c -s 'map(.cell) | sort_by(.id)' "$results/whole/runs.jsonl")" ] ||
+		fail "the merged run's cells differ from the whole run's"
+	[ -f "$results/merged/cells/2-a-off-lca/record.json" ] || fail "a shard's cell directory was not merged"
+	jq -e '(.shards | length == 2) and (has("shard") | not)' "$results/merged/meta.json" >/dev/null ||
+		fail "meta.json does not list the two shards"
+	"$LAB_ROOT/analysis/report" "$results/merged" >/dev/null || fail "the merged run has no report"
+}
+
+# What JOBS, SHARD and lab/merge refuse, with the reason.
+t_unit_run_jobs_and_shards_refuse() {
+	local results
+	results=$(mktemp -d)
+	expect_exit 2 "JOBS=2: cell 1-a-off-stock runs on the wall clock" env JOBS=2 SURVIVAL_CLOCK=wall \
+		KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 2 "JOBS=$(($(nproc) + 1)): this host has $(nproc) cores" env JOBS=$(($(nproc) + 1)) \
+		SURVIVAL_CLOCK=icount KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 2 "JOBS=2 needs 2 x 4194304 MiB of guest memory" env JOBS=2 GUEST_MEM=4T SURVIVAL_CLOCK=icount \
+		KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 2 "JOBS must be a positive number, not 'two'" env JOBS=two RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 2 "SHARD is K/N with K from 1 to N" env SHARD=3/2 RUN_ID=x RESULTS="$results" "$LAB_ROOT/lab/run"
+	expect_exit 2 "SHARD=1/2 needs RUN_ID" env SHARD=1/2 RESULTS="$results" "$LAB_ROOT/lab/run"
+	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results: $(ls -A "$results")"
+	SHARD=1/2 RUN_ID=p1 counted_run >/dev/null 2>&1 || fail "shard 1/2 failed"
+	expect_exit 1 "was run with SHARD='1/2', not '2/2'" env SHARD=2/2 RUN_ID=p1 KERNELS=stock,lca SWAP=off \
+		WORKLOADS=a DESKTOPS=flat REPS=2 SURVIVAL_CLOCK=icount RESULTS="$results" RUN_CELL="$fixtures/fake-run-cell" \
+		LAB_ACCEL=tcg "$LAB_ROOT/lab/run"
+	expect_exit 1 "shard 2/2 is missing" "$LAB_ROOT/lab/merge" "$results/m" "$results/p1"
+	expect_exit 1 "shard 1/2 is given twice" "$LAB_ROOT/lab/merge" "$results/m" "$results/p1" "$results/p1"
+	REPS=3 SHARD=2/2 RUN_ID=other KERNELS=stock,lca SWAP=off WORKLOADS=a DESKTOPS=flat SURVIVAL_CLOCK=icount \
+		RESULTS=$results RUN_CELL=$fixtures/fake-run-cell LAB_ACCEL=tcg "$LAB_ROOT/lab/run" >/dev/null 2>&1 ||
+		fail "the other plan's shard failed"
+	expect_exit 1 "is a shard of another plan" "$LAB_ROOT/lab/merge" "$results/m" "$results/p1" "$results/other"
+	expect_exit 2 "exists: name a new directory" "$LAB_ROOT/lab/merge" "$results/p1" "$results/p1"
+	[ ! -e "$results/m" ] || fail "a refused merge left $results/m"
+}
+
 t_unit_run_refuses_damaged_results() {
 	local results f sum
 	results=$(mktemp -d) f=$results/r1/runs.jsonl
