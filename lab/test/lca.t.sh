@@ -274,6 +274,23 @@ t_lca_scope() {
 		fail "no decision that killed owner and its three members"
 }
 
+# A memory cgroup's OOM is the stock one whatever the rule (vm.rst): under
+# rule 2, which kills the victim's whole subtree, a hog over its cgroup's
+# limit goes alone and its two children stay, with no decision line.
+t_lca_memcg_oom_is_stock() {
+	local d
+	d=$(lca_boot -- 'echo 2 >/proc/sys/vm/oom_kill_lca; echo 2 >/proc/sys/vm/oom_kill_lca_score
+		cg=/sys/fs/cgroup/lcalab-memcg
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control; mkdir $cg; echo 32M >$cg/memory.max
+		sh -c "echo \$\$ >$cg/cgroup.procs; sleep 600 & sleep 600 & exec /lab/bin/memhog -m 64" || true
+		echo "memcg_oom_kills=$(awk "/^oom_kill /{print \$2}" $cg/memory.events)"
+		echo "left=$(wc -l <$cg/cgroup.procs) decisions=$(dmesg | grep -c oom_lca:)"')
+	grep -q 'Memory cgroup out of memory' "$d/console.log" || fail "no memory cgroup OOM ($d)"
+	grep -qx 'memcg_oom_kills=1' "$d/channel.log" || fail "not one OOM kill in the cgroup ($d)"
+	grep -qx 'left=2 decisions=0' "$d/channel.log" ||
+		fail "the policy acted on a memory cgroup's OOM: $(grep '^left=' "$d/channel.log") ($d)"
+}
+
 # The debug build (lca-debug: lockdep, KASAN, the list, sleep, lockup and
 # object checkers) under the lineage stress, briefly: every kind of event
 # happened, OOM kills both global and constrained, LCA decisions while the
