@@ -601,6 +601,22 @@ t_boot_defence_earlyoom_runs() {
 # Every branch of the outcome classes, on synthetic evidence: classify's
 # arguments are a boot, the driver's result, the defence's evidence, the
 # console's panic line, the driver's complaint, the cell and who acted.
+# The first OOM kill's time: the kernel's own (the driver's event_clock
+# "kernel": the first Killed process line or decision, from its mark), or,
+# from a driver before it, the first sample that saw vmstat's count move.
+t_unit_first_oom_kill_in_kernel_time() {
+	local got
+	got=$(jq -n -c -L "$LAB_ROOT/analysis" 'include "outcome";
+		[{type: "sample", t: 4.0, oom_kill: 0}, {type: "sample", t: 9.5, oom_kill: 2}] as $lines
+		| [{event_clock: "kernel", oom_kill_times_s: [3.25, 3.9], lca_decisions: [{t: 3.91}]},
+		   {event_clock: "kernel", oom_kill_times_s: [], lca_decisions: [{t: 6.5}]},
+		   {event_clock: "kernel", oom_kill_times_s: [], lca_decisions: []},
+		   {lca_decisions: [{t: 11.0}]},
+		   {lca_decisions: [{t: 8.0}]}]
+		| map(. as $res | $lines | first_oom_at($res))')
+	[ "$got" = '[3.25,6.5,null,9.5,8]' ] || fail "first OOM kill times: $got, expected [3.25,6.5,null,9.5,8]"
+}
+
 t_unit_outcome_classes_on_synthetic_evidence() {
 	local cases
 	cases=$(cat <<-'CASES'
@@ -835,7 +851,7 @@ t_unit_events_table_from_records() {
 	run=$(synthetic_run survived survived)
 	out=$("$LAB_ROOT/analysis/events" "$run")
 	printf '%s\n' "$out"
-	grep -qF '| prefork | off | stock | flat | 2 | 15 | 2/2 (15.8–100%): median 15 s, latest 15 s | 0/2 (0–84.2%) | 0/2 (0–84.2%) |' <<<"$out" ||
+	grep -qF '| prefork | off | stock | none | flat | 2 | 15 | 2/2 (15.8–100%): median 15 s, latest 15 s | 0/2 (0–84.2%) | 0/2 (0–84.2%) |' <<<"$out" ||
 		fail "the events of two survived runs"
 	# Kaplan-Meier, by hand: events at 10, 20, 30 s, runs censored at 15 and
 	# 40 s: at risk 5, 3, 2, so 1 - S = 0.2, 1 - 0.8 * 2/3, 1 - 0.8 * 2/3 / 2
@@ -847,6 +863,10 @@ t_unit_events_table_from_records() {
 	jq -e '.[0].median == null' <<<"$out" >/dev/null || fail "1 of 3 has no median: $out"
 	out=$("$LAB_ROOT/analysis/events" "$(small_run)")
 	grep -q '^8 records predate the event times' <<<"$out" || fail "older records are not counted out"
+	# one row per defence: the defences' runs of one cell are not mixed
+	out=$("$LAB_ROOT/analysis/events" "$LAB_ROOT/results/defences")
+	[ "$(grep -c '^| b | off | stock | ' <<<"$out")" = "$(jq -r -s 'map(.defence.name) | unique | length' \
+		"$LAB_ROOT/results/defences/plan.jsonl")" ] || fail "the defences' rows of b on stock: $(grep '^| b | off | stock' <<<"$out")"
 }
 
 # make -n prints the runs' recipes and starts nothing: no plan run, no
