@@ -13,6 +13,7 @@
 
 include "outcome";
 include "tables";
+import "levels" as $levels;
 
 # The runs of a cell that say something of the policy.
 def cell($w; $s; $k): map(select(.workload == $w and .swap == $s and .kernel == $k and conclusive));
@@ -28,10 +29,10 @@ def all_are($classes): length > 0 and all(.outcome as $o | $classes | index($o))
 # The thresholds, once. A verdict needs min_runs runs (a side, where a
 # claim compares): below that an exact one-sided test cannot reach the
 # level (3 + 3 runs: p = 0.05 at best) and "every run" is two or three.
-# stall_s: the swap claim's own "5~6 minutes", at its lower end.
+# claim4_stall_s: the swap claim's own "5~6 minutes", at its lower end.
 def min_runs: 4;
-def alpha: 0.05;
-def stall_s: 300;
+def alpha: $levels::levels[0].alpha;
+def claim4_stall_s: 300;
 
 def verdict($yes; $no):
   if length < min_runs then "not shown"
@@ -125,9 +126,9 @@ def claims($swaps; $ci; $fisher; $lca):
       | ($on | map(stall_ms // empty) | median) as $stall_ms | ($stall_ms | ms_to_s) as $stall
       | {runs: ([$on[], $off[]] | length), claim: "With swap, folkert is worse: the desktop was unusable for 5-6 minutes.",
          source: "\($notes) only (\"unusable for 5~6 minutes until all 256M swap got used up\")",
-         rule: "folkert, every run but lab errors (one in which nothing acted while swap filled is evidence), \(min_runs) a side; reproduced when with swap the bomb was gone within the shorter deadline less often (one-sided Fisher exact test, Holm-adjusted over the claim's tests, p < \(alpha)) and the median run's longest probe heartbeat gap (a hung run's: its deadline) was \(stall_s) s or more, partly when one of the two holds, not reproduced when neither does",
+         rule: "folkert, every run but lab errors (one in which nothing acted while swap filled is evidence), \(min_runs) a side; reproduced when with swap the bomb was gone within the shorter deadline less often (one-sided Fisher exact test, Holm-adjusted over the claim's tests, p < \(alpha)) and the median run's longest probe heartbeat gap (a hung run's: its deadline) was \(claim4_stall_s) s or more, partly when one of the two holds, not reproduced when neither does",
          verdict: (($r | swap_counts($lca) | compared)
-                   // ($fisher.swap.p_worse_holm < alpha) as $later | ($stall_ms != null and $stall_ms >= stall_s * 1000) as $minutes
+                   // ($fisher.swap.p_worse_holm < alpha) as $later | ($stall_ms != null and $stall_ms >= claim4_stall_s * 1000) as $minutes
                       | if $later and $minutes then "reproduced" elif $later or $minutes then "partly"
                         else "not reproduced" end),
          evidence: "\($lca), folkert, every run but lab errors: bomb gone within \($w | seconds) (the shorter deadline) in \($on | share(gone_within($w); $ci)) with swap, \($off | share(gone_within($w); $ci)) without; one-sided Fisher exact test that swap is worse: \($fisher.swap | p_text); with swap the median run's longest probe heartbeat gap \($stall | seconds) (longest \($on | gaps_s(max) | seconds)), without \($off | gaps_s(max) | seconds) at most; gone at all with swap in \($on | share(.gone == true; $ci)) (deadline \($on | map(.deadline_s) | unique | if length == 0 then "–" else "\(join(", ")) s" end))"}),

@@ -5,13 +5,18 @@ severity, or a run's log-rank score (its time to an event, censored at the
 run's end). The exact null distribution is every relabelling of a cell's
 runs while there are at most EXACT of them, else RESAMPLES random ones.
 """
+import json
 import math
+import os
 from itertools import combinations
 
 import numpy as np
 from scipy.stats import permutation_test
 
-LEVEL = 0.05
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "levels.json")) as _f:
+    _LEVELS = json.load(_f)
+LEVEL = _LEVELS["alpha"]
+CONFIDENCE = _LEVELS["confidence"]
 RESAMPLES = 20000
 EXACT = 200000
 # sums of log-rank scores are fractions: equal sums differ by rounding only
