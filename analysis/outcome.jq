@@ -126,12 +126,16 @@ def emptied_at:
     elif $i == null then $s[0].t
     else $s[$i + 1].t // null end;
 
-# When the first OOM kill came, or null: the first sample whose vmstat
-# oom_kill count moved, or the first LCA decision (read from the kernel log
-# as it came) when that was earlier (a thrashing guest can starve the 10 Hz
+# When the first OOM kill came, or null: the first Killed process line or
+# LCA decision, in the kernel's own time (event_clock "kernel"). A driver
+# before it (event_clock "sampler") stamped both when it read them: then
+# the first sample whose vmstat oom_kill count moved, or the first
+# decision when that was earlier (a thrashing guest can starve the 10 Hz
 # sampler for seconds). The time-to-event the deadlines are set from.
-def first_oom_at($decisions):
-  [first(of_type("sample")[] | select(.oom_kill > 0) | .t), ($decisions[0].t // empty)] | min;
+def first_oom_at($res):
+  ($res.lca_decisions // []) as $decisions
+  | if $res.event_clock == "kernel" then [($res.oom_kill_times_s[0] // empty), ($decisions[0].t // empty)] | min
+    else [first(of_type("sample")[] | select(.oom_kill > 0) | .t), ($decisions[0].t // empty)] | min end;
 
 # The first OOM victim, from the kernel's "Killed process PID (COMM) ...
 # anon-rss:NkB" line: which desktop probe it was (by pid, where the driver
@@ -227,7 +231,10 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       workload_status: $res.workload_status,
       leftover_tasks: $res.leftover_tasks,
       oom_kills: $res.oom_kills,
-      t_first_oom_s: ($lines | first_oom_at($res.lca_decisions // [])),
+      t_first_oom_s: ($lines | first_oom_at($res)),
+      event_clock: ($res.event_clock // "sampler"),
+      sampler_late_max_s: $res.sampler_late_max_s,
+      samples_late_1s: $res.samples_late_1s,
       t_first_subtree_s: (first(($res.lca_decisions // [])[] | select(.killed > 0) | .t) // null),
       lca_decisions: ($res.lca_decisions // []),
       lca_killed: ($res.lca_killed // 0),

@@ -6,13 +6,14 @@
  * one result record, last.
  *
  *   lcalab-run [options] PROGRAM [-- ARGS...]
- *     -t SECONDS   deadline of the workload phase [120]
- *     -q SECONDS   the workload is gone once its cgroup stayed empty this long [2]
+ *     -t SECONDS   deadline of the workload phase (required: the cell's)
+ *     -q SECONDS   the workload is gone once its cgroup stayed empty this long
+ *                  (required: the cell's)
  *     -T N         kernel.threads-max to set (0: keep the kernel's) [0]
  *     -n N         RLIMIT_NPROC of the workload's user (0: unlimited) [0]
  *     -s KEY=VALUE a sysctl to set before the desktop starts (repeatable;
  *                  one that this kernel lacks is an error)
- *     -m MB        memory the "browser" probe holds [64]
+ *     -m MB        memory the "browser" probe holds (required: the desktop's)
  *     -D SHAPE     the desktop's process tree: flat or article [flat]
  *     -H HOOK      a defence hook (workloads/README.md, Defences): run as
  *                  "HOOK apply [PARAM]" once the desktop is up, before the
@@ -58,6 +59,12 @@
  * started: the sampling loop only reads files it opened beforehand. It
  * samples under SCHED_FIFO (everything it started runs SCHED_OTHER), so
  * the bomb cannot delay its ticks; ~0.1% of a CPU at 10 Hz.
+ *
+ * Times are seconds from the workload's start. A sample is stamped once
+ * its state is read (a thrashing guest can hold a read for seconds; the
+ * result says how late the samples came). OOM kills, LCA decisions and a
+ * probe's kill take the kernel log's own timestamps, from the mark the
+ * driver logs as the workload starts (result "event_clock": "kernel").
  */
 #include "lcalab.h"
 
@@ -88,6 +95,9 @@
 #define CG		CGROOT "/lcalab"
 #define SAMPLE_NS	100000000	/* 10 Hz */
 #define MAX_EVENTS	4096
+#define MAX_KILL_TIMES	64
+/* Written to the kernel log when the workload starts: events are timed from it. */
+#define KMSG_MARK	"lcalab-run: the workload starts"
 #define MAX_SPLATS	32
 #define MAX_SYSCTLS	16
 #define EVIDENCE_MAX	4096
@@ -104,7 +114,8 @@ struct probe {
 	int pidfd;
 	pid_t pid, ppid;	/* ppid: its parent once the desktop was up */
 	bool alive;
-	double died_at;
+	double died_at;		/* the first sample that found it gone */
+	double killed_at;	/* the kernel's Killed process line naming it, or -1 */
 	struct probe_beat beat;
 };
 
@@ -150,6 +161,10 @@ struct run {
 	} splats[MAX_SPLATS];
 	int nsplats;
 	long kills_lines, kmsg_lost, oom_kill0;
+	int64_t kmsg_t0_us;	/* the kernel's time of KMSG_MARK, -1 until read */
+	float kill_times[MAX_KILL_TIMES];	/* of the first Killed process lines */
+	double late_max;	/* the sampler's lateness: the most, in s, */
+	int late_1s;		/* and the samples more than 1 s late */
 	unsigned long lca_killed;
 
 	bool gone, stopped;
@@ -526,6 +541,7 @@ static void await_desktop(struct run *r)
 		p->pidfd = pidfd_of(p->pid);
 		p->alive = true;
 		p->died_at = -1;
+		p->killed_at = -1;
 	}
 }
 
@@ -534,6 +550,7 @@ static void start_workload(struct run *r)
 	int tries;
 
 	r->t0 = now_ns();
+	write_file("/dev/kmsg", "%s\n", KMSG_MARK);
 	write_file(RUNDIR "/go", "go\n");
 	for (tries = 0; tries < 300 && read_long(RUNDIR "/workload.pid") <= 0; tries++)
 		usleep(10000);
@@ -575,26 +592,60 @@ static void load_splat_kinds(void)
 	fclose(f);
 }
 
-static void note_kmsg(const char *msg, void *arg)
+/*
+ * When the kernel logged a record, in seconds from the workload's start:
+ * the kernel's own clock from its KMSG_MARK on, so an event's time does
+ * not depend on when the sampler got to read it.
+ */
+static double kernel_time(const struct run *r, int64_t usec)
+{
+	return r->kmsg_t0_us < 0 ? since(r) : (usec - r->kmsg_t0_us) / 1e6;
+}
+
+/* A Killed process line: its time, and a desktop probe's death. */
+static void note_kill(struct run *r, const char *line, double t)
+{
+	pid_t pid;
+	int i;
+
+	if (r->kills_lines < MAX_KILL_TIMES)
+		r->kill_times[r->kills_lines] = t;
+	r->kills_lines++;
+	if (sscanf(line, "Killed process %d", &pid) != 1)
+		return;
+	for (i = 0; i < NPROBES; i++)
+		if (r->probes[i].present && r->probes[i].pid == pid && r->probes[i].killed_at < 0)
+			r->probes[i].killed_at = t;
+}
+
+static void note_kmsg(const struct kmsg_record *rec, void *arg)
 {
 	struct run *r = arg;
 	struct oom_lca_line d;
+	const char *kill;
+	double t;
 	int i;
 
-	if (parse_oom_lca(msg, &d)) {
+	if (strcmp(rec->text, KMSG_MARK) == 0) {
+		r->kmsg_t0_us = rec->usec;
+		return;
+	}
+	t = kernel_time(r, rec->usec);
+	if (parse_oom_lca(rec->text, &d)) {
 		if (r->nevents < MAX_EVENTS)
-			r->events[r->nevents++] = (struct event){ since(r), d.victim, d.prev, d.lca,
+			r->events[r->nevents++] = (struct event){ t, d.victim, d.prev, d.lca,
 								   d.anchor, d.killed };
 		r->lca_killed += d.killed;
 		return;
 	}
-	if (strstr(msg, "Killed process "))
-		r->kills_lines++;
+	kill = strstr(rec->text, "Killed process ");
+	if (kill)
+		note_kill(r, kill, t);
 	for (i = 0; i < nsplat_kinds; i++) {
-		if (regexec(&splat_kinds[i].re, msg, 0, NULL, 0) == 0) {
+		if (regexec(&splat_kinds[i].re, rec->text, 0, NULL, 0) == 0) {
 			if (r->nsplats < MAX_SPLATS) {
 				r->splats[r->nsplats].kind = splat_kinds[i].name;
-				r->splats[r->nsplats++].line = strndup(msg, 200);
+				r->splats[r->nsplats++].line = strndup(rec->text, 200);
 			}
 			return;
 		}
@@ -607,10 +658,16 @@ static void read_kmsg(struct run *r)
 	r->kmsg_lost += kmsg_drain(r->fd_kmsg, note_kmsg, r);
 }
 
-static void sample(struct run *r)
+/*
+ * One sample, due @due s after the workload's start. Stamped once its state
+ * is read, so a sample that waited on a thrashing guest is late rather
+ * than early; how late is kept.
+ */
+static void sample(struct run *r, double due)
 {
-	struct sample s = { .t = since(r) };
+	struct sample s = { 0 };
 	char buf[16384];
+	bool gone[NPROBES] = { false };
 	int i;
 
 	read_kmsg(r);
@@ -624,7 +681,6 @@ static void sample(struct run *r)
 	read_fd(r->fd_cgpids, buf, sizeof(buf));
 	s.workload = atoi(buf);
 	s.lca = r->nevents;
-
 	for (i = 0; i < NPROBES; i++) {
 		struct probe *p = &r->probes[i];
 
@@ -632,11 +688,21 @@ static void sample(struct run *r)
 			continue;
 		if (p->fd >= 0)
 			pread(p->fd, &p->beat, sizeof(p->beat), 0);
-		if (p->alive && exited(p->pidfd)) {
+		gone[i] = p->alive && exited(p->pidfd);
+	}
+	s.t = since(r);
+	if (s.t - due > r->late_max)
+		r->late_max = s.t - due;
+	r->late_1s += s.t - due > 1;
+
+	for (i = 0; i < NPROBES; i++) {
+		struct probe *p = &r->probes[i];
+
+		if (gone[i]) {
 			p->alive = false;
 			p->died_at = s.t;
 		}
-		s.probes_alive += p->alive;
+		s.probes_alive += p->present && p->alive;
 	}
 	if (r->workload_root_alive && exited(r->workload_pidfd))
 		r->workload_root_alive = false;
@@ -692,7 +758,7 @@ static void watch(struct run *r)
 			next.tv_sec++;
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		sample(r);
+		sample(r, ((int64_t)next.tv_sec * 1000000000 + next.tv_nsec - r->t0) / 1e9);
 		s = &r->samples[r->nsamples - 1];
 		if (s->workload > 0)
 			empty_since = -1;
@@ -817,14 +883,19 @@ static void print_result(const struct run *r)
 	printf(",\"t_end_s\":%.1f,\"leftover_tasks\":%d,\"workload_root_alive\":%s,"
 	       "\"peak_tasks\":%d,\"peak_workload_tasks\":%d,\"min_memavail_kb\":%ld,"
 	       "\"min_swapfree_kb\":%ld,\"oom_kills\":%ld,\"oom_kill_lines\":%ld,"
-	       "\"kmsg_lost\":%ld,\"samples\":%d,\"lca_decisions\":[",
+	       "\"kmsg_lost\":%ld,\"samples\":%d,\"sampler_late_max_s\":%.1f,"
+	       "\"samples_late_1s\":%d,\"event_clock\":\"%s\",\"oom_kill_times_s\":[",
 	       r->t_end, r->leftover, r->workload_root_alive ? "true" : "false",
 	       r->peak_tasks, r->peak_workload, r->min_memavail, r->min_swapfree,
-	       last->oom_kill, r->kills_lines, r->kmsg_lost, r->nsamples);
+	       last->oom_kill, r->kills_lines, r->kmsg_lost, r->nsamples, r->late_max,
+	       r->late_1s, r->kmsg_t0_us < 0 ? "sampler" : "kernel");
+	for (i = 0; i < r->kills_lines && i < MAX_KILL_TIMES; i++)
+		printf("%s%.2f", i ? "," : "", r->kill_times[i]);
+	printf("],\"lca_decisions\":[");
 	for (i = 0; i < r->nevents; i++) {
 		const struct event *e = &r->events[i];
 
-		printf("%s{\"t\":%.1f,\"victim\":%d,\"prev\":%d,\"lca\":%d,\"killed\":%u,\"anchor\":%d}",
+		printf("%s{\"t\":%.2f,\"victim\":%d,\"prev\":%d,\"lca\":%d,\"killed\":%u,\"anchor\":%d}",
 		       i ? "," : "", e->t, e->victim, e->prev, e->lca, e->killed, e->anchor);
 	}
 	printf("],\"lca_killed\":%lu,\"probes\":[", r->lca_killed);
@@ -838,7 +909,7 @@ static void print_result(const struct run *r)
 		if (p->alive)
 			printf("null");
 		else
-			printf("%.1f", p->died_at);
+			printf("%.2f", p->killed_at >= 0 ? p->killed_at : p->died_at);
 		if (p->fd >= 0)
 			printf(",\"max_gap_ms\":%ld}", max_gap_ms(r, p));
 		else
@@ -870,7 +941,7 @@ static int number(const char *s, char opt)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: lcalab-run [-t S] [-q S] [-T N] [-n N] [-s KEY=VALUE]... [-m MB] [-u UID] "
+	fprintf(stderr, "usage: lcalab-run -t S -q S -m MB [-T N] [-n N] [-s KEY=VALUE]... [-u UID] "
 		"[-D SHAPE] [-U KEY=N] [-H HOOK [-P PARAM]] PROGRAM [-- ARGS]\n");
 	exit(2);
 }
@@ -903,8 +974,9 @@ static void parse(struct run *r, int argc, char **argv)
 {
 	int opt;
 
-	*r = (struct run){ .deadline = 120, .quiet = 2, .browser_mb = 64, .uid = 1000,
-			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true };
+	*r = (struct run){ .deadline = -1, .quiet = -1, .browser_mb = -1, .uid = 1000,
+			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true,
+			   .kmsg_t0_us = -1 };
 	while ((opt = getopt(argc, argv, "+t:q:T:n:s:m:D:u:U:H:P:")) != -1) {
 		switch (opt) {
 		case 't':
@@ -965,6 +1037,11 @@ static void parse(struct run *r, int argc, char **argv)
 		usage();
 	if (r->hook_param && !r->hook) {
 		fprintf(stderr, "lcalab-run: -P needs a hook (-H)\n");
+		exit(2);
+	}
+	/* the cell's own (lab/run-cell passes them): no second default here */
+	if (r->deadline < 0 || r->quiet < 0 || r->browser_mb < 0) {
+		fprintf(stderr, "lcalab-run: -t, -q and -m are required: the cell's deadline, quiet period and browser size\n");
 		exit(2);
 	}
 }

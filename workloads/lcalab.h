@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,26 +105,40 @@ static inline void __attribute__((format(printf, 2, 3))) write_file(const char *
 	close(fd);
 }
 
-/* The text of one /dev/kmsg record ("pri,seq,usec,flags;text\n..."), cut at its newline. */
-static inline char *kmsg_text(char *record)
+/* One /dev/kmsg record: its text and when the kernel logged it. */
+struct kmsg_record {
+	const char *text;
+	int64_t usec;		/* the kernel's clock (printk's), in us */
+};
+
+/*
+ * Parse one /dev/kmsg record ("pri,seq,usec,flags;text\n..."), cutting its
+ * text at the newline; false when it has no text.
+ */
+static inline bool kmsg_parse(char *record, struct kmsg_record *rec)
 {
 	char *text = strchr(record, ';'), *nl;
+	long long usec;
 
-	if (!text)
-		return NULL;
+	if (!text || sscanf(record, "%*u,%*u,%lld", &usec) != 1)
+		return false;
 	nl = strchr(++text, '\n');
 	if (nl)
 		*nl = '\0';
-	return text;
+	rec->text = text;
+	rec->usec = usec;
+	return true;
 }
 
 /*
- * Read every record /dev/kmsg (@fd, opened O_NONBLOCK) has now and pass its
- * text to @fn; returns how many records the ring lost before we read them.
+ * Read every record /dev/kmsg (@fd, opened O_NONBLOCK) has now and pass it
+ * to @fn; returns how many records the ring lost before we read them.
  */
-static inline long kmsg_drain(int fd, void (*fn)(const char *text, void *arg), void *arg)
+static inline long kmsg_drain(int fd, void (*fn)(const struct kmsg_record *rec, void *arg),
+			      void *arg)
 {
-	char buf[8192], *text;
+	char buf[8192];
+	struct kmsg_record rec;
 	long lost = 0;
 	ssize_t n;
 
@@ -136,9 +151,8 @@ static inline long kmsg_drain(int fd, void (*fn)(const char *text, void *arg), v
 		if (n <= 0)
 			return lost;
 		buf[n] = '\0';
-		text = kmsg_text(buf);
-		if (text)
-			fn(text, arg);
+		if (kmsg_parse(buf, &rec))
+			fn(&rec, arg);
 	}
 }
 

@@ -324,9 +324,9 @@ static int empty_cgroup(const char *sub)
 	return populated;
 }
 
-static void count_decision(const char *text, void *decisions)
+static void count_decision(const struct kmsg_record *rec, void *decisions)
 {
-	if (strstr(text, "oom_lca: victim="))
+	if (strstr(rec->text, "oom_lca: victim="))
 		(*(long *)decisions)++;
 }
 

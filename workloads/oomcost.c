@@ -390,15 +390,15 @@ static int parse_trace(const char *trace, struct oom_sample *s)
 }
 
 /* The comm in "Killed process PID (COMM)" and the oom_lca line's fields. */
-static void note_kmsg(const char *msg, void *arg)
+static void note_kmsg(const struct kmsg_record *rec, void *arg)
 {
 	struct oom_sample *s = arg;
 	struct oom_lca_line d;
-	const char *p = strstr(msg, "Killed process ");
+	const char *p = strstr(rec->text, "Killed process ");
 
 	if (p)
 		sscanf(p, "Killed process %d (%15[^)])", &s->victim_pid, s->victim);
-	if (parse_oom_lca(msg, &d)) {
+	if (parse_oom_lca(rec->text, &d)) {
 		memcpy(s->lca, d.lca_comm, sizeof(s->lca));
 		s->lca_killed = d.killed;
 	}

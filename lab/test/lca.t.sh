@@ -282,9 +282,10 @@ t_lca_memcg_oom_is_stock() {
 	d=$(lca_boot -- 'echo 2 >/proc/sys/vm/oom_kill_lca; echo 2 >/proc/sys/vm/oom_kill_lca_score
 		cg=/sys/fs/cgroup/lcalab-memcg
 		echo +memory >/sys/fs/cgroup/cgroup.subtree_control; mkdir $cg; echo 32M >$cg/memory.max
-		sh -c "echo \$\$ >$cg/cgroup.procs; sleep 600 & sleep 600 & exec /lab/bin/memhog -m 64" || true
+		sh -c "echo \$\$ >$cg/cgroup.procs; echo 0 >/proc/self/oom_score_adj
+			sleep 600 & sleep 600 & exec /lab/bin/memhog -m 64" || true
 		echo "memcg_oom_kills=$(awk "/^oom_kill /{print \$2}" $cg/memory.events)"
-		echo "left=$(wc -l <$cg/cgroup.procs) decisions=$(dmesg | grep -c oom_lca:)"')
+		echo "left=$(wc -l <$cg/cgroup.procs) decisions=$(dmesg | grep -c "oom_lca: victim=")"')
 	grep -q 'Memory cgroup out of memory' "$d/console.log" || fail "no memory cgroup OOM ($d)"
 	grep -qx 'memcg_oom_kills=1' "$d/channel.log" || fail "not one OOM kill in the cgroup ($d)"
 	grep -qx 'left=2 decisions=0' "$d/channel.log" ||

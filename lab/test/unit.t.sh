@@ -109,7 +109,7 @@ t_unit_workloads_refuse_outside_guest() {
 		install -m 755 "$bin" "$dir/"
 		bin=$(basename "$bin") args=()
 		case $bin in
-		lcalab-run) args=(/lab/bin/folkert) ;;
+		lcalab-run) args=(-t 1 -q 1 -m 1 /lab/bin/folkert) ;;
 		oomcost) args=(tree 100) ;;
 		forkbench) args=(fork) ;;
 		memhog) args=(-m 1) ;;
@@ -132,4 +132,5 @@ t_unit_driver_rejects_bad_input() {
 	expect_exit 2 "--until: -U wants oom_kills=N" "$LAB_ROOT/lab/run-cell" --until lca=1 lca off folkert "$(mktemp -d)"
 	expect_exit 2 "usage: lcalab-run" "$run"
 	expect_exit 2 "usage: lcalab-run" "$run" -t 0 /lab/bin/folkert
+	expect_exit 2 "-t, -q and -m are required" "$run" -t 10 -q 2 /lab/bin/folkert
 }
