@@ -9,25 +9,9 @@ LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$LAB_ROOT/lab/lab.conf"
 
 PROG=$(basename "$0")
-
-die() {
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit 1
-}
-
-# A usage error: exit status 2, as for every lab command.
-usage_error() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-warn() {
-	printf '%s: warning: %s\n' "$PROG" "$*" >&2
-}
-
-log() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-}
+# the helpers analysis shares with the lab: die, log, check_run_dir, ...
+# shellcheck source=analysis/lib.sh
+. "$LAB_ROOT/analysis/lib.sh"
 
 # The linux-source tarball of kernel line LINE (default: LINUX_SOURCE).
 linux_tarball() {
@@ -333,50 +317,12 @@ hash_files() {
 	done | sha256sum | cut -c1-16
 }
 
-# Size with a K/M/G suffix to MiB.
-size_mib() {
-	numfmt --from=iec "$1" | awk '{ printf "%d\n", $1 / 1048576 }'
-}
-
 now() {
 	date +%s.%N
 }
 
 elapsed() {
 	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }'
-}
-
-# The record schema this lab writes and reads (analysis/outcome.jq).
-schema_version() {
-	jq -n -L "$LAB_ROOT/analysis" 'include "outcome"; schema_version'
-}
-
-# Fail, naming the problem, unless $1 is a run directory whose meta.json
-# has this lab's schema and whose runs.jsonl records all follow it.
-check_run_dir() {
-	local dir=$1 want have
-	[ -f "$dir/meta.json" ] || die "$dir/meta.json is missing: not a run directory"
-	[ -f "$dir/runs.jsonl" ] || die "$dir/runs.jsonl is missing: the run has no records yet"
-	want=$(schema_version)
-	have=$(jq -r .schema "$dir/meta.json")
-	[ "$have" = "$want" ] || die "$dir was written by schema $have; this lab reads $want"
-	[ -f "$dir/plan.jsonl" ] || die "$dir/plan.jsonl is missing: not a run directory of this schema"
-	if [ "$(jq -r '.matrix.type // "survival"' "$dir/meta.json")" = overhead ]; then
-		have=$(jq -R -r 'input_line_number as $n | (try fromjson catch null)
-			| if . == null then "\($n): not JSON"
-			  elif (.type | IN("pahole", "forkbench", "oomcost")) | not then "\($n): not an overhead record"
-			  else empty end' "$dir/runs.jsonl" | awk 'NR == 1')
-		[ -z "$have" ] || die "$dir/runs.jsonl:$have"
-	else
-		"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/record.schema.json" "$dir/runs.jsonl" >&2 ||
-			die "$dir/runs.jsonl has records that do not follow the schema (above)"
-	fi
-	# every record ran a cell of this run's plan, exactly as planned
-	have=$(jq -r -n --slurpfile plan "$dir/plan.jsonl" '($plan | map({(.id): .}) | add) as $p
-		| inputs | select($p[.id] != .cell)
-		| "\(input_line_number): record \(.id) \(if $p[.id] == null then "is not in the plan" else "ran another cell than the plan has" end)"' \
-		"$dir/runs.jsonl" | awk 'NR == 1')
-	[ -z "$have" ] || die "$dir/runs.jsonl:$have (records of another plan)"
 }
 
 # Exit 2 unless each clock in $2, the value of setting $1, is wall or icount.

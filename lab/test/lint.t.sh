@@ -37,3 +37,12 @@ t_lint_c_warnings() {
 	done
 	rm -rf "$out"
 }
+
+# Analysis is a function of the run directory: no analysis file sources
+# or calls the lab (lab/lib.sh, lab.conf, lab/*); the lab calls analysis.
+t_lint_analysis_reads_no_lab() {
+	local hits
+	hits=$(cd "$LAB_ROOT" && git ls-files --cached --others --exclude-standard -- analysis ':!*.pyc' |
+		xargs grep -n -E '\.\./lab/|LAB_ROOT/lab/|LAB_BUILD' | grep -v -E '^[^:]+:[0-9]+:\s*#' || true)
+	[ -z "$hits" ] || fail "analysis reads the lab: $hits"
+}
