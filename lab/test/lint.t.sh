@@ -41,8 +41,9 @@ t_lint_c_warnings() {
 # Analysis is a function of the run directory: no analysis file sources
 # or calls the lab (lab/lib.sh, lab.conf, lab/*); the lab calls analysis.
 t_lint_analysis_reads_no_lab() {
-	local hits
-	hits=$(cd "$LAB_ROOT" && git ls-files --cached --others --exclude-standard -- analysis ':!*.pyc' |
-		xargs grep -n -E '\.\./lab/|LAB_ROOT/lab/|LAB_BUILD' | grep -v -E '^[^:]+:[0-9]+:\s*#' || true)
+	local files hits
+	mapfile -t files < <(cd "$LAB_ROOT" && git ls-files --cached --others --exclude-standard -- analysis ':!*.pyc')
+	hits=$(cd "$LAB_ROOT" && grep -n -E '\.\./lab/|LAB_ROOT/lab/|LAB_BUILD' "${files[@]}" |
+		grep -v -E '^[^:]+:[0-9]+:\s*#') || true
 	[ -z "$hits" ] || fail "analysis reads the lab: $hits"
 }
