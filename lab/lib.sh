@@ -50,7 +50,7 @@ known_line() {
 	[[ " $LINUX_LINES " == *" $1 "* ]]
 }
 
-# A build: VARIANT (one of KNOWN_VARIANTS) on the default line, or
+# A build: VARIANT (one of lab/builds.tab's, KNOWN_VARIANTS) on the default line, or
 # VARIANT@LINE on another line of LINUX_LINES.
 build_variant() {
 	printf '%s\n' "${1%%@*}"
@@ -97,6 +97,41 @@ registry_row() {
 # workloads/workloads.tab:7
 where() {
 	printf '%s%s' "${1#"$LAB_ROOT"/}" "${2:+:$2}"
+}
+
+# The builds of lab/builds.tab, checked: one "variant of series fragments
+# role" line each, the fragments' files joined with commas.
+BUILDS_TAB=$LAB_ROOT/lab/builds.tab
+build_rows() {
+	local n row variant of series fragments role f
+	while IFS=$'\t' read -r n row; do
+		read -r variant of series fragments role <<<"$row"
+		[ -n "$role" ] || usage_error "$(where "$BUILDS_TAB" "$n"): a build line wants variant, of, series, fragments and role"
+		[[ $series =~ ^(yes|no)$ ]] || usage_error "$(where "$BUILDS_TAB" "$n"): series is yes or no, not '$series'"
+		[[ $role =~ ^(debug|trace|-)$ ]] || usage_error "$(where "$BUILDS_TAB" "$n"): role is debug, trace or -, not '$role'"
+		for f in ${fragments//,/ }; do
+			[ "$f" = - ] || [ -f "$LAB_ROOT/kernel-patch/$f" ] ||
+				usage_error "$(where "$BUILDS_TAB" "$n"): no fragment kernel-patch/$f"
+		done
+		printf '%s %s %s %s %s\n' "$variant" "$of" "$series" "$fragments" "$role"
+	done < <(registry_rows "$BUILDS_TAB")
+}
+
+# Field $2 (of, series, fragments, role) of build $1's variant.
+build_field() {
+	local i
+	case $2 in of) i=2 ;; series) i=3 ;; fragments) i=4 ;; role) i=5 ;; esac
+	build_rows | awk -v v="${1%%@*}" -v i="$i" '$1 == v { print $i; found = 1 } END { exit !found }'
+}
+
+# The flavour of build $1 (VARIANT[@LINE]) with role $2, on the same line;
+# fails when it has none.
+build_flavour() {
+	local base
+	base=$(build_variant "$1")
+	[ "$(build_field "$base" of)" = - ] || base=$(build_field "$base" of)
+	build_rows | awk -v b="$base" -v r="$2" -v at="${1#"${1%%@*}"}" \
+		'$2 == b && $5 == r { print $1 at; found = 1; exit } END { exit !found }'
 }
 
 # Exit 2 unless workload source $1 refuses to run outside a lab guest: a C
@@ -219,10 +254,10 @@ kernel_column_json() {
 		usage_error "unknown kernel '${1%%@*}' ($(where "$reg") has: $(registry_names "$reg"))"
 	line=$(where "$reg" "${row%%$'\t'*}")
 	read -r column build sysctls <<<"${row#*$'\t'}"
-	known_variant "$build" || usage_error "$line: unknown build '$build' (KNOWN_VARIANTS: $KNOWN_VARIANTS)"
+	known_variant "$build" || usage_error "$line: unknown build '$build' (lab/builds.tab: $KNOWN_VARIANTS)"
 	if [ -n "$on" ]; then
-		known_variant "$on" || usage_error "kernel '$1': unknown build '$on' (KNOWN_VARIANTS: $KNOWN_VARIANTS)"
-		[[ $on == "$build" || $on == "$build"-* ]] ||
+		known_variant "$on" || usage_error "kernel '$1': unknown build '$on' (lab/builds.tab: $KNOWN_VARIANTS)"
+		[[ $on == "$build" || $(build_field "$on" of) == "$build" ]] ||
 			usage_error "kernel '$1': $on is not a flavour of $column's build $build"
 		[ "$on" = "$build" ] || column=$1
 		build=$on
@@ -286,7 +321,7 @@ log_splats() {
 # A debug build (lca-debug): its boots take DEBUG_TIME_SCALE times as long
 # and get DEBUG_CMDLINE_APPEND (its console carries warnings).
 is_debug_build() {
-	[[ ${1%%@*} == *-debug ]]
+	[ "$(build_field "$1" role)" = debug ]
 }
 
 # Path of a variant's built kernel image.
@@ -340,3 +375,7 @@ require_kernels() {
 		[ -f "$LAB_BUILD/kernels/$k/kernel.json" ] || die "kernel '$k' is not built: run 'make kernel-$k'"
 	done
 }
+
+# The build variants, from lab/builds.tab (checked here, so that a bad line
+# stops every command with its file and line).
+KNOWN_VARIANTS=$(build_rows | awk '{ print $1 }' | xargs)

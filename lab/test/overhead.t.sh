@@ -97,7 +97,7 @@ t_unit_overhead_reps_per_population() {
 t_unit_overhead_rejects_bad_input() {
 	local results run=("$LAB_ROOT/lab/run")
 	results=$(mktemp -d)
-	expect_exit 2 "OVERHEAD_ROUNDS must be a positive number" env EXPERIMENT=overhead OVERHEAD_ROUNDS=0 "${run[@]}"
+	expect_exit 2 "OVERHEAD_ROUNDS must be a number, not .x." env EXPERIMENT=overhead OVERHEAD_ROUNDS=x "${run[@]}"
 	expect_exit 2 "unknown clock 'sundial'" env EXPERIMENT=overhead OVERHEAD_CLOCKS="wall sundial" "${run[@]}"
 	expect_exit 2 "bad population 'bush:3'" env EXPERIMENT=overhead OOMCOST_SHAPES="tree:10 bush:3" "${run[@]}"
 	expect_exit 2 "bad population 'tree:10x0'" env EXPERIMENT=overhead OOMCOST_SHAPES="tree:10x0" "${run[@]}"

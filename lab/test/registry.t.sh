@@ -68,6 +68,15 @@ t_unit_extend_with_one_line_each() {
 	grep -qF "renice: \`.defence_evidence.niceness > 0\`" "$dir/report.md" || fail "the report does not state the acted rule"
 	"$copy/analysis/compare" "$dir" "$dir" >"$results/compare" || fail "compare of a run with itself regressed"
 	grep -q '^| idle swap=off lca-fast+renice | ' "$results/compare" || fail "compare lacks the new cell"
+	# a build flavour: its line in lab/builds.tab and its fragment
+	printf 'CONFIG_KASAN=y\n' >"$copy/kernel-patch/kasan.config"
+	echo "lca-kasan  lca  yes  kasan.config  debug" >>"$copy/lab/builds.tab"
+	plan_of "$copy" KERNELS=lca@lca-kasan WORKLOADS=a DESKTOPS=flat >"$results/plan" || fail "no plan with the flavour"
+	jq -e -s --argjson s "$DEBUG_TIME_SCALE" 'length == 1 and .[0].kernel.build == "lca-kasan"
+		and .[0].kernel.column == "lca@lca-kasan" and .[0].kernel.time_scale == $s' "$results/plan" >/dev/null ||
+		fail "the plan does not boot the new flavour as a debug build: $(cat "$results/plan")"
+	[ "$(cd "$copy" && lab/conf KNOWN_VARIANTS)" = "stock lca lca-debug stock-trace lca-trace lca-kasan" ] ||
+		fail "the flavour is not a known build"
 	rm -rf "$copy" "$results"
 }
 
@@ -99,6 +108,9 @@ t_unit_registry_rejects_bad_lines() {
 	check workloads/defences.tab "zap  zap  -" "a defence line wants name, label, hook, param and an acted rule" DEFENCES
 	check lab/kernels.tab "zap  nobuild" "unknown build 'nobuild'" KERNELS
 	check lab/kernels.tab "zap  lca  vm.oom_kill_lca" "'vm.oom_kill_lca' is not a sysctl setting" KERNELS
+	check lab/builds.tab "zap  lca  maybe  -  -" "series is yes or no, not 'maybe'" KERNELS
+	check lab/builds.tab "zap  lca  yes  nosuch.config  -" "no fragment kernel-patch/nosuch.config" KERNELS
+	check lab/builds.tab "zap  lca  yes  -  fast" "role is debug, trace or -, not 'fast'" KERNELS
 	[ -z "$(ls -A "$results")" ] || fail "a refused run wrote into $results"
 	rm -rf "$copy" "$results"
 }
