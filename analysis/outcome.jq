@@ -3,10 +3,32 @@
 
 def schema_version: 2;
 
-# How bad each outcome class is: a cell's class is its worst over the
-# repetitions, and make compare calls NEW worse when a cell's class got worse.
-# inconclusive and lab-error runs say nothing of the kernel: they have none.
-def severity: {clean: 0, survived: 0, collateral: 1, killed: 1, persists: 2, hung: 3, stalled: 4, panic: 5};
+# A stalled OOM killer's threshold (final_stall, below).
+def stall_s: 30;
+
+# The outcome classes, once: each one's name, how bad it is (a cell's class
+# is its worst over the repetitions, and make compare calls NEW worse when
+# a cell's class got worse; inconclusive and lab-error runs say nothing of
+# the kernel: they have none) and its definition (the report prints it;
+# the schema's enum must list the same names, a test checks).
+def classes: [
+  {name: "clean", severity: 0, what: "the bomb is gone and the desktop probes are alive"},
+  {name: "survived", severity: 0, what: "a false-positive workload's root process lived"},
+  {name: "collateral", severity: 1,
+   what: "the bomb is gone (a false positive's root process lived) but a desktop probe died"},
+  {name: "killed", severity: 1, what: "a false-positive workload's root process was killed"},
+  {name: "persists", severity: 2,
+   what: "the bomb was still there at its deadline (probes it cost are in the collateral table)"},
+  {name: "hung", severity: 3, what: "no end from the guest by the host deadline"},
+  {name: "stalled", severity: 4,
+   what: "memory and swap exhausted for the run's last \(stall_s) guest seconds or more with no OOM kill (a stalled OOM killer)"},
+  {name: "panic", severity: 5,
+   what: "a kernel panic on the console (a splat the kernel lived through is listed apart)"},
+  {name: "inconclusive", severity: null,
+   what: "nothing acted on the workload by its deadline (no OOM kill, no LCA decision, no defence) and it did no harm: the run tested no mechanism, and verdicts leave it out"},
+  {name: "lab-error", severity: null, what: "the lab failed (never an outcome of the kernel)"}];
+
+def severity: classes | map(select(.severity != null) | {(.name): .severity}) | add;
 
 # The classes a cell of NEW must not gain, whatever the counts (make
 # compare): a lab that failed, a guest that never answered, an OOM killer
@@ -27,7 +49,6 @@ def of_type($t): map(select(.type == $t));
 # series, one OOM kill and then none) were OOM killers hung by the walk
 # that looped over unreaped children.
 def stall_kb: 4096;
-def stall_s: 30;
 
 # The final stretch of exhausted samples with no kill, in guest seconds.
 def final_stall:

@@ -617,6 +617,20 @@ t_unit_first_oom_kill_in_kernel_time() {
 	[ "$got" = '[3.25,6.5,null,9.5,8]' ] || fail "first OOM kill times: $got, expected [3.25,6.5,null,9.5,8]"
 }
 
+# The classes are listed once (outcome.jq's classes): the schema's enum
+# names the same ones, and the report defines each.
+t_unit_outcome_classes_in_one_place() {
+	local classes run c
+	classes=$(jq -n -c -L "$LAB_ROOT/analysis" 'include "outcome"; classes | map(.name) | sort')
+	[ "$(jq -c '.properties.outcome.enum | sort' "$schema")" = "$classes" ] ||
+		fail "the schema's outcome enum is not outcome.jq's classes ($classes)"
+	run=$(small_run)
+	"$LAB_ROOT/analysis/report" "$run" --no-figures >/dev/null || fail "report failed"
+	for c in $(jq -r '.[]' <<<"$classes"); do
+		tr '\n' ' ' <"$run/report.md" | grep -qF "$c = " || fail "the report does not define $c"
+	done
+}
+
 t_unit_outcome_classes_on_synthetic_evidence() {
 	local cases
 	cases=$(cat <<-'CASES'
