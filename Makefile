@@ -68,7 +68,10 @@ smoke: kernels rootfs guest-bin ## boot every kernel variant once and check it c
 run: ## run an experiment (EXPERIMENT [matrix]; KERNELS SWAP WORKLOADS DEFENCES DESKTOPS REPS CELLS_WHERE; RUN_ID names it) into results/
 	@lab/experiment
 
-RUN ?= $(shell ls -1t results/*/meta.json 2>/dev/null | head -1 | xargs -r dirname)
+# the newest run by its creation (meta.json), not by file times, which a
+# checkout or a copy resets
+RUN ?= $(shell jq -r '"\(.created) \(input_filename)"' results/*/meta.json 2>/dev/null | sort | tail -1 | \
+	cut -d' ' -f2 | xargs -r dirname)
 reference: ## the reference run the paper is made from, 345 cells, ~13-16 h (lab/experiments/reference.conf); rerun to resume
 	@EXPERIMENT=reference lab/experiment
 
@@ -89,11 +92,11 @@ merge: ## join the shards of one run (lab/run SHARD=K/N): OUT=results/NAME SHARD
 	@[ -n "$(OUT)" ] && [ -n "$(SHARDS)" ] || { echo "merge: give OUT=results/NAME SHARDS=\"DIR...\"" >&2; exit 2; }
 	@lab/merge $(OUT) $(SHARDS)
 
-report: ## tables and figures of a run: RUN=results/ID [the newest]
+report: ## tables and figures of a run: RUN=results/ID [the newest created]
 	@[ -n "$(RUN)" ] || { echo "report: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
 	@analysis/report $(RUN)
 
-events: ## when the first OOM kill, subtree kill and the end came, per cell: RUN=results/ID [the newest]
+events: ## when the first OOM kill, subtree kill and the end came, per cell: RUN=results/ID [the newest created]
 	@[ -n "$(RUN)" ] || { echo "events: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
 	@analysis/events $(RUN)
 

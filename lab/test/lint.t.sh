@@ -47,3 +47,14 @@ t_lint_analysis_reads_no_lab() {
 		grep -v -E '^[^:]+:[0-9]+:\s*#') || true
 	[ -z "$hits" ] || fail "analysis reads the lab: $hits"
 }
+
+# Every jq module of the analysis compiles (jq checks a module only when a
+# program includes it).
+t_lint_jq() {
+	local f n=0
+	for f in "$LAB_ROOT"/analysis/*.jq; do
+		jq -n -L "$LAB_ROOT/analysis" "include \"$(basename "$f" .jq)\"; empty" || fail "$f does not compile"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ] || fail "found only $n jq modules"
+}
