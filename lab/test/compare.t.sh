@@ -1,0 +1,137 @@
+# shellcheck shell=bash
+# make compare: regressions on the ordered scale, times, overhead ratios,
+# across kernel lines, on synthetic runs.
+
+t_unit_compare_flags_regressions() {
+	local base new out
+	base=$(small_run)
+	# one run a side decides nothing, and says so
+	expect_exit 0 '^No regression detected: 2 cells undecidable' "$LAB_ROOT/analysis/compare" "$base" "$base"
+	new=$(small_run)
+	# build on stock without swap hung, prefork on lca went from
+	# inconclusive to killed (not comparable), a cell goes missing: a hung
+	# guest that BASE did not have is a regression whatever the counts
+	jq -c 'if .workload == "build" and .kernel == "stock" then .outcome = "hung"
+		elif .workload == "prefork" and .kernel == "lca" then .outcome = "killed" else . end
+		| select(.workload != "a" or .swap != "on" or .kernel != "stock")' \
+		"$TEST_FIXTURES/run-small/runs.jsonl" >"$new/runs.jsonl"
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new hung guest was not a regression: $out"
+	printf '%s\n' "$out"
+	diff -u "$TEST_FIXTURES/golden/compare.md" <(sed "s|$base|BASE_DIR|; s|$new|NEW_DIR|" <<<"$out") ||
+		fail "compare output differs from the golden file"
+	# six runs a side: 0 of 6 bad against 6 of 6 is a regression (p = 0.00108),
+	# 0 of 6 against 3 of 6 is not (p = 0.0909), and six a side could have
+	# shown it
+	base=$(synthetic_run survived survived survived survived survived survived)
+	new=$(synthetic_run killed killed killed killed killed killed)
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a regression exited 0: $out"
+	printf '%s\n' "$out"
+	grep -q '^| prefork swap=off stock | survived (6 survived) | killed (6 killed) | WORSE (p = 0.00108, 0.00108 after Holm) |$' <<<"$out" ||
+		fail "the regression is not flagged with its p-value"
+	new=$(synthetic_run killed survived killed survived killed survived)
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "3 of 6 against 0 of 6 was called a regression"
+	grep -q 'no supported difference (p = 0.0909 worse' <<<"$out" || fail "no p-value for 3 of 6 against 0 of 6: $out"
+	[ "$(tail -1 <<<"$out")" = "No regression." ] || fail "six a side could decide, yet: $(tail -1 <<<"$out")"
+	# collateral to panic in one run of five: always a regression
+	base=$(synthetic_run collateral collateral collateral collateral collateral)
+	new=$(synthetic_run collateral collateral panic collateral collateral)
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new panic was not a regression: $out"
+	grep -q 'WORSE: NEW has panic, BASE had not' <<<"$out" || fail "the panic is not named: $out"
+	# a rerun with the same classes in another order is no regression
+	base=$(synthetic_run survived killed survived survived killed)
+	new=$(synthetic_run killed survived survived killed survived)
+	"$LAB_ROOT/analysis/compare" "$base" "$new" >/dev/null || fail "a shuffled rerun was called a regression"
+	# one splat where BASE had none is a regression
+	jq -c 'if .rep == 2 then .kernel_splats = [{kind: "kasan", line: "BUG: KASAN: x"}] else . end' \
+		"$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new kernel splat was not a regression: $out"
+	grep -q 'WORSE: NEW has kernel splat' <<<"$out" || fail "the splat is not named: $out"
+	# every run a panic, at the size of the small run
+	new=$(small_run)
+	jq -c '.outcome = "panic"' "$TEST_FIXTURES/run-small/runs.jsonl" >"$new/runs.jsonl"
+	expect_exit 1 '^REGRESSION: ' "$LAB_ROOT/analysis/compare" "$(small_run)" "$new"
+	# among three cells, 0 of 5 against 4 of 5 (p = 0.0238) is not enough
+	# after Holm (0.0714): many cells are many tests; 0 of 6 against 6 of 6 is
+	out=$(jq -n -c '[{base: [0, 5], new: [4, 1]}, {base: [1, 4], new: [1, 4]}, {base: [2, 3], new: [2, 3]}]' |
+		"$LAB_ROOT/analysis/stats" fisher)
+	jq -e '.[0].p_worse == 0.0238 and .[0].p_worse_holm == 0.0714' <<<"$out" >/dev/null ||
+		fail "Holm's adjustment over three cells: $out"
+	out=$(jq -n -c '[{base: [0, 6], new: [6, 0]}, {base: [1, 4], new: [1, 4]}, {base: [2, 3], new: [2, 3]}]' |
+		"$LAB_ROOT/analysis/stats" fisher)
+	jq -e '.[0].p_worse_holm == 0.00325' <<<"$out" >/dev/null || fail "a real regression among three cells: $out"
+}
+
+# Times: NEW's first OOM kills all later than BASE's (six a side) are a
+# regression (exact log-rank, p = 1/924); runs without a kill are censored
+# at their end, so never killing is later still; the same times in
+# another order are not; runs on another accelerator are refused.
+t_unit_compare_times() {
+	local base new out
+	base=$(synthetic_run survived survived survived survived survived survived)
+	new=$(synthetic_run survived survived survived survived survived survived)
+	set_times "$base" '10 + .rep'
+	set_times "$new" '30 + .rep'
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "later OOM kills were not a regression: $out"
+	printf '%s\n' "$out"
+	grep -q '^| prefork swap=off stock | 6/6 (11, 12, 13, 14, 15, 16 s) | 6/6 (31, 32, 33, 34, 35, 36 s) | WORSE (p = 0.00108, 0.00108 after Holm) |$' <<<"$out" ||
+		fail "the later first OOM kills are not flagged with their p-value"
+	grep -q '^REGRESSION: 1 worse: first OOM kill: prefork swap=off stock$' <<<"$out" || fail "the regression is not named"
+	set_times "$new" 'if .rep <= 3 then null else 10 + .rep end'
+	expect_exit 1 'first OOM kill: prefork swap=off stock' "$LAB_ROOT/analysis/compare" "$base" "$new"
+	set_times "$new" '17 - .rep'
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "the same times in another order were a regression: $out"
+	[ "$(tail -1 <<<"$out")" = "No regression." ] || fail "six a side could decide, yet: $(tail -1 <<<"$out")"
+	jq -c '.accel = "kvm"' "$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
+	expect_exit 2 'BASE ran on tcg/wall and NEW on kvm/wall: their times are not on one scale' \
+		"$LAB_ROOT/analysis/compare" "$base" "$new"
+}
+
+# A run on 6.12 against one on 6.1: cells match by column without @LINE.
+t_unit_compare_across_lines() {
+	local base new out
+	base=$(synthetic_run survived survived)
+	new=$(synthetic_run survived killed)
+	jq -c '.kernel_version = "6.12.118" | .kernel = "stock@6.12" | .cell.kernel.column = "stock@6.12"' \
+		"$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
+	jq -c '.kernel.column = "stock@6.12"' "$new/plan.jsonl" >"$new/p" && mv "$new/p" "$new/plan.jsonl"
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "compare across lines failed: $out"
+	grep -q '^BASE ran kernel line 6.1, NEW 6.12' <<<"$out" || fail "the lines are not named: $out"
+	grep -q '^| prefork swap=off stock | survived (2 survived) | killed (1 killed, 1 survived) | ' <<<"$out" ||
+		fail "the cells were not matched across lines: $out"
+}
+
+set_times() {
+	jq -c "(.t_first_oom_s = ($2)) | .t_end_s = 90" "$1/runs.jsonl" >"$1/r" && mv "$1/r" "$1/runs.jsonl"
+}
+
+# The log-rank scores summed over a group are its expected less observed
+# events (O - E, with ties), and the overhead verdict's every branch.
+t_unit_compare_rules() {
+	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c '
+import random
+import compare
+from lcastats import logrank_scores
+rng = random.Random(1)
+for _ in range(200):
+    runs = [(rng.randint(1, 6), rng.random() < 0.7) for _ in range(rng.randint(2, 12))]
+    group = [rng.random() < 0.5 for _ in runs]
+    o_minus_e = 0.0
+    for t in sorted({t for t, _ in runs}):
+        at_risk = [i for i, (u, _) in enumerate(runs) if u >= t]
+        d = sum(1 for i in at_risk if runs[i][0] == t and runs[i][1])
+        o_minus_e += sum(1 for i in at_risk if group[i] and runs[i][0] == t and runs[i][1])
+        o_minus_e -= d * sum(1 for i in at_risk if group[i]) / len(at_risk)
+    scores = sum(s for s, g in zip(logrank_scores(runs), group) if g)
+    assert abs(scores + o_minus_e) < 1e-9, (runs, group, scores, o_minus_e)
+def r(x, lo, hi):
+    return {"ratio": x, "ci_low": lo, "ci_high": hi, "n": 10}
+cases = [((1.10, 1.09, 1.11), (1.20, 1.19, 1.21), "WORSE"),
+         ((1.10, 1.0, 1.2), (1.20, 1.1, 1.3), "undecidable"),
+         ((1.10, None, None), (1.50, None, None), "undecidable"),
+         ((1.10, 1.09, 1.11), (1.11, 1.10, 1.12), "ok"),
+         ((1.20, 1.19, 1.21), (1.10, 1.09, 1.11), "better")]
+for b, n, want in cases:
+    got = compare.judge_ratio(r(*b), r(*n), 0.02)
+    assert got.startswith(want), (b, n, got, want)
+') || fail "a compare rule is wrong (above)"
+}

@@ -1,0 +1,259 @@
+# shellcheck shell=bash
+# Reports, statistics, claims, events and the paper, from fixture and
+# synthetic runs.
+
+# The report, compare and paper of a small committed run (real records of
+# the reference run, four cells left out on purpose) against golden files.
+small_run() {
+	local tmp
+	tmp=$(mktemp -d)
+	cp -r "$TEST_FIXTURES/run-small" "$tmp/"
+	printf '%s\n' "$tmp/run-small"
+}
+
+t_unit_report_matches_golden() {
+	local run
+	run=$(small_run)
+	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "report failed"
+	diff -u "$TEST_FIXTURES/golden/report.md" "$run/report.md" || fail "report.md differs from the golden file"
+	grep -qF '| build | 1/1 collateral (2.5–100%) | 1/1 killed (2.5–100%) | missing | missing |' "$run/report.md" ||
+		fail "missing cells are not marked"
+	grep -qF '| a | no conclusive run (1 inconclusive) |' "$run/report.md" ||
+		fail "a cell without a conclusive run is not said to be one"
+	# a column the plan has no cell in is left out, not printed as a column of "–"
+	jq -c 'select(.swap == "off" or .kernel.column == "lca")' "$run/plan.jsonl" >"$run/plan.new"
+	jq -c 'select(.cell.swap == "off" or .cell.kernel.column == "lca")' "$run/runs.jsonl" >"$run/runs.new"
+	mv "$run/plan.new" "$run/plan.jsonl" && mv "$run/runs.new" "$run/runs.jsonl"
+	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "report of a plan without stock swap=on failed"
+	grep -q 'stock swap=on' "$run/report.md" && fail "a column with no planned cell is in the tables"
+	grep -qxF '| workload | stock swap=off | lca swap=off | lca swap=on |' "$run/report.md" ||
+		fail "the tables do not keep the columns that have cells"
+}
+
+t_unit_report_renders_figures() {
+	local run
+	run=$(small_run)
+	"$LAB_ROOT/analysis/report" "$run" || fail "report failed"
+	grep -q '<svg' "$run/figures/a-swap-off.svg" || fail "no SVG figure"
+	[ "$(grep -c '<path' "$run/figures/a-swap-off.svg")" -gt 10 ] || fail "the SVG figure has no curves"
+	[ "$(head -c 4 "$run/figures/a-swap-off.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "no PNG figure"
+	grep -q '(figures/a-swap-off.svg)' "$run/report.md" || fail "the report does not show the figure"
+	[ ! -e "$run/figures/build-swap-on.svg" ] || fail "a figure for a missing cell"
+}
+
+t_unit_report_names_bad_line() {
+	local run
+	run=$(small_run)
+	sed -i '3s/"outcome":"[a-z-]*"/"outcome":"great"/' "$run/runs.jsonl"
+	expect_exit 1 "runs.jsonl:3: record.outcome: 'great' is not one of" "$LAB_ROOT/analysis/report" "$run" --no-figures
+	[ ! -e "$run/report.md" ] || fail "a report was written from a damaged run"
+	jq '.schema = 9' "$TEST_FIXTURES/run-small/meta.json" >"$run/meta.json"
+	expect_exit 1 'written by schema 9; this lab reads 2' "$LAB_ROOT/analysis/report" "$run" --no-figures
+}
+
+# A run of one cell (prefork, swap off, stock), one repetition per
+# outcome given, from the survived fixture's evidence.
+synthetic_run() {
+	local dir rec i=0 outcome
+	dir=$(mktemp -d)/synthetic
+	mkdir -p "$dir"
+	rec=$("$LAB_ROOT/analysis/record" "$TEST_FIXTURES/cells/survived")
+	for outcome in "$@"; do
+		i=$((i + 1))
+		jq -c --argjson i "$i" --arg o "$outcome" '.cell | .rep = $i | .id = "\($i)-prefork-off-stock"' <<<"$rec" >>"$dir/plan.jsonl"
+		jq -c --argjson i "$i" --arg o "$outcome" '.cell.rep = $i | .cell.id = "\($i)-prefork-off-stock"
+			| .rep = $i | .id = .cell.id | .outcome = $o | .cell_dir = "cells/\(.id)"' <<<"$rec" >>"$dir/runs.jsonl"
+	done
+	jq --argjson reps "$#" '.matrix = {type: "survival", kernels: ["stock"], swap: ["off"], workloads: ["prefork"],
+		defences: ["none"], reps: $reps, seed: 0}' "$TEST_FIXTURES/run-small/meta.json" >"$dir/meta.json"
+	printf '%s\n' "$dir"
+}
+
+t_unit_paper_builds_from_results() {
+	local run debug
+	run=$(small_run)
+	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" || fail "paper failed"
+	# rep 1 of a on stock never met the OOM killer, with or without swap
+	grep -q '^| stock | flat | \*\*inconclusive\*\* | – | – | – | – |$' "$run/paper.md" ||
+		fail "the verdicts' overview lacks stock's row"
+	sed -n '/^### 1\. The stock OOM killer cannot handle a.sh\./,/^### 2/p' "$run/paper.md" |
+		grep -q '^| stock | flat | \*\*inconclusive\*\* | stock, a: swap off: 1 inconclusive; swap on: 1 inconclusive' ||
+		fail "the a.sh claim is not checked against the records"
+	grep -q '^- 8 runs of 12 planned: 2 kernels x 2 swap settings x 3 workloads x 1 desktops x 1 repetitions' "$run/paper.md" ||
+		fail "the method does not count the runs"
+	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
+	grep -qF 'does not model the search' "$run/paper.md" || fail "no section on what the 2005 code did"
+	# a debug run: one splat in one cell, one in its stress boot, counted
+	# with the reference's boots: 2 in 4 + 1 + 8
+	debug=$(synthetic_run survived survived survived survived)
+	jq -c 'if .rep == 2 then .kernel_splats = [{kind: "lockdep", line: "WARNING: possible recursive locking detected"}]
+		else . end | if .rep <= 2 then .lca_decisions = [{victim: 9, prev: 0, lca: 0, killed: 0, anchor: 8}] else . end' \
+		"$debug/runs.jsonl" >"$debug/r" && mv "$debug/r" "$debug/runs.jsonl"
+	mkdir -p "$debug/stress/swap-0"
+	jq -n -c '{seconds: 300, cpus: 4, swap: "0", outcome: "splats", stress: {counts: {vfork: 9}, oom_kills: 5,
+		memcg_oom_kills: 2, lca_decisions: 1}, watchdogs: {soft_watchdog: 1, nmi_watchdog: 0, hung_task_timeout_secs: 120,
+		hard_lockup_note: "[    0.9] NMI watchdog: Perf NMI watchdog permanently disabled"},
+		splats: [{kind: "kasan", line: "BUG: KASAN: use-after-free in x"}]}' >"$debug/stress/swap-0/stress.json"
+	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" "" "" "$debug" || fail "paper with a debug run failed"
+	grep -F 'Kernel splats: 2 in 13 boots (1 kasan, 1 lockdep).' "$run/paper.md" || fail "the splats are not counted"
+	grep -F '| debug build: lineage stress, 300 s on 4 vCPUs, swap 0 | 1 | 1 | 1 kasan |' "$run/paper.md" ||
+		fail "no row for the stress"
+	grep -F 'NMI (hard) 0 (NMI watchdog: Perf NMI watchdog permanently disabled)' "$run/paper.md" ||
+		fail "the lockup detectors are not reported"
+	grep -Fx 'Debug cells that made an LCA decision: 2 of 4 (2 decisions); none in 3-prefork-off-stock, 4-prefork-off-stock.' \
+		"$run/paper.md" || fail "the debug cells without an LCA decision are not named"
+}
+
+# The intervals come from scipy's exact binomial test: 3 of 3 is 29.2-100%
+# (1 - 0.975^(1/3) = 0.2924), 0 of 1 is 0-97.5%.
+t_unit_stats_gives_exact_intervals() {
+	local table
+	table=$("$LAB_ROOT/analysis/stats" ci 3) || fail "analysis/stats failed"
+	jq -e '.["3/3"] == [29.2, 100] and .["0/1"] == [0, 97.5] and .["1/2"] == [1.3, 98.7] and length == 9' \
+		<<<"$table" >/dev/null || fail "unexpected intervals: $table"
+	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" ci 0
+	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" pi 3
+	# a proportion the table does not cover is an error, never one printed without its interval
+	jq -n -L "$LAB_ROOT/analysis" --argjson ci "$table" 'include "tables"; share_of(2; 3; $ci)' |
+		grep -qx '"2/3 (9.4–99.2%)"' || fail "share_of does not print 2/3 with its interval"
+	! jq -n -L "$LAB_ROOT/analysis" --argjson ci "$table" 'include "tables"; share_of(2; 4; $ci)' 2>/dev/null ||
+		fail "share_of printed 2/4 without an interval"
+}
+
+# Overhead flags come only from adequate tests (analysis/stats ratios):
+# synthetic per-boot medians for each branch of the rule.
+t_unit_overhead_flags_need_adequate_tests() {
+	local out
+	boots() { # clock figure variant first step count
+		local i
+		for ((i = 0; i < $6; i++)); do echo "$1 $2 $3 $(($4 + i * $5))"; done
+	}
+	out=$({
+		boots icount fork stock 1000 1 10; boots icount fork lca 1050 1 10	# 5% slower, 1% jitter
+		boots icount exec stock 1000 1 3; boots icount exec lca 1050 1 3	# the same on 3 + 3 boots
+		boots icount spawn stock 1000 3 10; boots icount spawn lca 1010 3 10	# 1% slower, 2.7% jitter
+		boots icount thread stock 1000 1 10; boots icount thread lca 1000 1 10	# no difference
+		boots icount vfork stock 1000 1 10; boots icount vfork lca 1050 1 1	# one boot
+	} | "$LAB_ROOT/analysis/stats" ratios stock stock 500 10) || fail "analysis/stats ratios failed"
+	printf '%s\n' "$out"
+	flag() { jq -r --arg m "$1" 'select(.mode == $m) | "\(.distinguishable) \(.why)"' <<<"$out"; }
+	[ "$(flag fork)" = "true null" ] || fail "5% on 10 + 10 boots, 1% jitter: $(flag fork)"
+	[ "$(flag exec)" = "false fewer than 10 boots a side" ] || fail "3 + 3 boots were flagged: $(flag exec)"
+	[ "$(flag spawn)" = "false inside the run-to-run jitter (2.7%)" ] || fail "a shift inside the jitter: $(flag spawn)"
+	[[ "$(flag thread)" == "false p = "* ]] || fail "no difference was flagged: $(flag thread)"
+	[ "$(flag vfork)" = "false one boot a side: no spread to test" ] || fail "one boot: $(flag vfork)"
+	jq -e -s 'map(select(.mode == "exec")) | .[0].p == 0.1' <<<"$out" >/dev/null ||
+		fail "the exact permutation test on 3 + 3 boots cannot go below p = 0.1"
+}
+
+# The claims' verdict rules on synthetic records, every branch of each
+# claim: too few runs, none conclusive, a side without runs, and the
+# exact tests of claims 4 and 5 with and without support.
+t_unit_claims_verdicts_on_synthetic_records() {
+	local ci
+	ci=$("$LAB_ROOT/analysis/stats" ci 12)
+	# claim N's verdict, for the policy column $column (lca), for records
+	# given as "[Kx] kernel workload kind outcome [swap [gap_ms|-]]" words
+	# (K copies; a collateral run lost the browser; - : no probes' report)
+	verdict() {
+		local n=$1 recs fisher
+		shift
+		recs=$(printf '%s\n' "$@" | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
+			| if .[0] | test("^[0-9]+x$") then .[1:] as $w | range(.[0][:-1] | tonumber) | $w else . end
+			| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: (.[4] // "off"),
+			   max_probe_gap_ms: (.[5] // "100" | if . == "-" then null else tonumber end), oom_kills: 1,
+			   probes_lost: (if .[3] == "collateral" then ["browser"] else [] end),
+			   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0}
+			| .deadline_s = (if .swap == "on" then 600 else 90 end) | .t_gone_s = (if .gone then 10 else null end))')
+		# the exact tests are claims 4 and 5's alone (scipy takes a second to load)
+		fisher='[null, null]'
+		[ "$n" -lt 4 ] || fisher=$(jq -c -L "$LAB_ROOT/analysis" --arg c "${column:-lca}" \
+			'include "claims"; [fp_counts($c) + {family: "fp"}, swap_counts($c) + {family: "swap"}]' <<<"$recs" |
+			"$LAB_ROOT/analysis/stats" fisher)
+		jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" --argjson n "$n" --arg c "${column:-lca}" \
+			'include "claims"; claims(["off", "on"]; $ci; {fp: $f[0], swap: $f[1]}; $c)[$n - 1].verdict' <<<"$recs"
+	}
+	check() {
+		local want=$1 got
+		shift
+		got=$(verdict "$@")
+		printf '%-16s %s\n' "$got" "$*"
+		[ "$got" = "$want" ] || fail "claim $1 on '$*': $got, expected $want"
+	}
+	check reproduced 1 "2x stock a bomb persists" "2x stock a bomb collateral"
+	check "not reproduced" 1 "4x stock a bomb clean"
+	check partly 1 "3x stock a bomb persists" "stock a bomb clean"
+	check inconclusive 1 "2x stock a bomb inconclusive"
+	check reproduced 1 "4x stock a bomb persists" "stock a bomb inconclusive"
+	check "not shown" 1 "3x stock a bomb persists" "2x stock a bomb inconclusive"
+	check "not reproduced" 2 "2x lca a bomb collateral" "2x lca b bomb persists"
+	check reproduced 2 "2x lca a bomb clean" "2x lca b bomb clean" "lca a bomb inconclusive"
+	check partly 2 "3x lca a bomb clean" "lca b bomb collateral"
+	check inconclusive 2 "lca a bomb inconclusive" "4x stock a bomb clean"
+	check "not shown" 2 "lca a bomb clean" "lca b bomb clean"
+	check reproduced 3 "4x lca folkert bomb collateral"
+	check "not reproduced" 3 "4x lca folkert bomb persists"
+	check partly 3 "3x lca folkert bomb collateral" "lca folkert bomb clean"
+	check partly 3 "4x lca folkert bomb clean"
+	check partly 3 "2x lca folkert bomb persists" "2x lca folkert bomb clean"
+	# claim 4, four runs a side: with swap the bomb stays (or nothing acts:
+	# the claim's own evidence) and the desktop stalls, or neither
+	local off="4x lca folkert bomb clean off 2000"
+	check reproduced 4 "4x lca folkert bomb persists on 400000" "$off"
+	check reproduced 4 "4x lca folkert bomb inconclusive on 300000" "$off"
+	check reproduced 4 "4x lca folkert bomb persists on 300000" "$off"
+	check reproduced 4 "4x lca folkert bomb hung on -" "$off"
+	check partly 4 "4x lca folkert bomb persists on -" "$off"
+	check partly 4 "4x lca folkert bomb clean on 300000" "$off"
+	check partly 4 "4x lca folkert bomb persists on 299999" "$off"
+	check "not reproduced" 4 "4x lca folkert bomb clean on 1000" "$off"
+	check "not shown" 4 "3x lca folkert bomb persists on 300000" "$off"
+	check "not measured" 4 "$off"
+	check "not measured" 4 "4x lca folkert bomb persists on 300000"
+	check "not measured" 4 "4x lca folkert bomb lab-error on 300000" "$off"
+	check inconclusive 4 "4x lca a bomb clean"
+	# another policy column: its own records, not lca's
+	column=lca-2005 check reproduced 2 "4x lca-2005 a bomb clean" "lca a bomb persists"
+	column=lca-2005 check inconclusive 3 "4x lca folkert bomb collateral"
+	# claim 5: lca against stock
+	check reproduced 5 "6x lca leak false-positive killed" "6x stock leak false-positive survived"
+	check "not shown" 5 "2x lca leak false-positive killed" "2x lca leak false-positive survived" \
+		"4x stock leak false-positive survived"
+	check "not shown" 5 "lca leak false-positive killed" "stock leak false-positive survived"
+	check "not measured" 5 "4x lca leak false-positive killed"
+	check "not measured" 5 "4x stock leak false-positive survived"
+	check inconclusive 5 "lca leak false-positive inconclusive" "stock leak false-positive inconclusive"
+	check inconclusive 5 "4x lca-2005 leak false-positive killed"
+	# claim 4 with one swap setting only: its runs are counted against
+	# their own deadline (a missing side once made every run "not gone")
+	local counts
+	counts=$(jq -n -c -L "$LAB_ROOT/analysis" 'include "claims";
+		[range(3) | {workload: "folkert", kernel: "lca", swap: "off", outcome: "clean", gone: true,
+		  t_gone_s: 30, deadline_s: 120}] | swap_counts("lca")')
+	[ "$counts" = '{"base":[0,3],"new":[0,0]}' ] || fail "claim 4, swap off alone: $counts"
+}
+
+# The time-to-event table the deadlines are set from: in how many runs each
+# event came, its median and latest time; older records are counted out.
+t_unit_events_table_from_records() {
+	local run out
+	run=$(synthetic_run survived survived)
+	out=$("$LAB_ROOT/analysis/events" "$run")
+	printf '%s\n' "$out"
+	grep -qF '| prefork | off | stock | none | flat | 2 | 15 | 2/2 (15.8–100%): median 15 s, latest 15 s | 0/2 (0–84.2%) | 0/2 (0–84.2%) |' <<<"$out" ||
+		fail "the events of two survived runs"
+	# Kaplan-Meier, by hand: events at 10, 20, 30 s, runs censored at 15 and
+	# 40 s: at risk 5, 3, 2, so 1 - S = 0.2, 1 - 0.8 * 2/3, 1 - 0.8 * 2/3 / 2
+	out=$(jq -n -c '[{runs: [[10, true], [20, true], [15, false], [30, true], [40, false]]}]' |
+		"$LAB_ROOT/analysis/stats" km)
+	jq -e '.[0].curve == [[10, 0.2], [20, 0.4667], [30, 0.7333]] and .[0].median == 30' <<<"$out" >/dev/null ||
+		fail "Kaplan-Meier of five runs, two censored: $out"
+	out=$(jq -n -c '[{runs: [[180, false], [60, true], [180, false]]}]' | "$LAB_ROOT/analysis/stats" km)
+	jq -e '.[0].median == null' <<<"$out" >/dev/null || fail "1 of 3 has no median: $out"
+	out=$("$LAB_ROOT/analysis/events" "$(small_run)")
+	grep -q '^8 records predate the event times' <<<"$out" || fail "older records are not counted out"
+	# one row per defence: the defences' runs of one cell are not mixed
+	out=$("$LAB_ROOT/analysis/events" "$LAB_ROOT/results/defences")
+	[ "$(grep -c '^| b | off | stock | ' <<<"$out")" = "$(jq -r -s 'map(.defence.name) | unique | length' \
+		"$LAB_ROOT/results/defences/plan.jsonl")" ] || fail "the defences' rows of b on stock: $(grep '^| b | off | stock' <<<"$out")"
+}
