@@ -248,7 +248,8 @@ kernel_column_json() {
 		on=${on%"$kline"}
 		on=${on%@}
 		known_variant "stock@$kline" ||
-			usage_error "kernel '$1': '$kline' is not another kernel line (default $LINUX_SOURCE; LINUX_LINES: $LINUX_LINES)"
+			usage_error "kernel '$1': '$kline' is not another kernel line (default $LINUX_SOURCE; LINUX_LINES: $LINUX_LINES);" \
+				"to add one, name it in LINUX_LINES (lab/lab.conf) and run 'make deps' (linux-source-$kline)"
 	fi
 	row=$(registry_row "$reg" "${1%%@*}") ||
 		usage_error "unknown kernel '${1%%@*}' ($(where "$reg") has: $(registry_names "$reg"))"
