@@ -158,19 +158,22 @@ def first_oom_at($res):
   | if $res.event_clock == "kernel" then [($res.oom_kill_times_s[0] // empty), ($decisions[0].t // empty)] | min
     else [first(of_type("sample")[] | select(.oom_kill > 0) | .t), ($decisions[0].t // empty)] | min end;
 
-# The first OOM victim, from the kernel's "Killed process PID (COMM) ...
-# anon-rss:NkB" line: which desktop probe it was (by pid, where the driver
-# reported the probes' pids) and whether it was a bomb member (its comm is
-# the workload program's name, as the kernel cuts it to 15 characters).
-# Input: the record.
-def first_victim($line):
-  if $line == "" then null else
-    ($line | capture("Killed process (?<pid>[0-9]+) \\((?<comm>[^)]*)\\)(.*anon-rss:(?<rss>[0-9]+)kB)?")) as $m
-    | ($m.pid | tonumber) as $pid
+# The kernel's "Killed process PID (COMM) ... anon-rss:NkB" lines (the
+# console's, in order: analysis/record), parsed once: {pid, comm, anon_rss_kb}.
+def killed_processes($lines):
+  $lines | map(capture("Killed process (?<pid>[0-9]+) \\((?<comm>[^)]*)\\)(.*anon-rss:(?<rss>[0-9]+)kB)?")
+    | {pid: (.pid | tonumber), comm, anon_rss_kb: (.rss // null | if . == null then null else tonumber end)});
+
+# The first OOM victim ($killed: killed_processes): which desktop probe it
+# was (by pid, where the driver reported the probes' pids) and whether it
+# was a bomb member (its comm is the workload program's name, as the kernel
+# cuts it to 15 characters). Input: the record.
+def first_victim($killed):
+  if $killed == [] then null else
+    $killed[0] as $k
     | (.cell.workload.guest_path | split("/") | last | .[0:15]) as $prog
-    | {pid: $pid, comm: $m.comm, anon_rss_kb: ($m.rss // null | if . == null then null else tonumber end),
-       probe: ((.probe_pids // {}) | to_entries | map(select(.value == $pid) | .key) | first // null),
-       bomb_member: (.kind == "bomb" and $m.comm == $prog)}
+    | $k + {probe: ((.probe_pids // {}) | to_entries | map(select(.value == $k.pid) | .key) | first // null),
+            bomb_member: (.kind == "bomb" and $k.comm == $prog)}
   end;
 
 # Why each lost desktop probe died, from the evidence: "oom-kill" when the

@@ -602,17 +602,14 @@ static double kernel_time(const struct run *r, int64_t usec)
 	return r->kmsg_t0_us < 0 ? since(r) : (usec - r->kmsg_t0_us) / 1e6;
 }
 
-/* A Killed process line: its time, and a desktop probe's death. */
-static void note_kill(struct run *r, const char *line, double t)
+/* A Killed process line, of @pid: its time, and a desktop probe's death. */
+static void note_kill(struct run *r, int pid, double t)
 {
-	pid_t pid;
 	int i;
 
 	if (r->kills_lines < MAX_KILL_TIMES)
 		r->kill_times[r->kills_lines] = t;
 	r->kills_lines++;
-	if (sscanf(line, "Killed process %d", &pid) != 1)
-		return;
 	for (i = 0; i < NPROBES; i++)
 		if (r->probes[i].present && r->probes[i].pid == pid && r->probes[i].killed_at < 0)
 			r->probes[i].killed_at = t;
@@ -622,9 +619,8 @@ static void note_kmsg(const struct kmsg_record *rec, void *arg)
 {
 	struct run *r = arg;
 	struct oom_lca_line d;
-	const char *kill;
 	double t;
-	int i;
+	int i, pid;
 
 	if (strcmp(rec->text, KMSG_MARK) == 0) {
 		r->kmsg_t0_us = rec->usec;
@@ -638,9 +634,8 @@ static void note_kmsg(const struct kmsg_record *rec, void *arg)
 		r->lca_killed += d.killed;
 		return;
 	}
-	kill = strstr(rec->text, "Killed process ");
-	if (kill)
-		note_kill(r, kill, t);
+	if (parse_killed_process(rec->text, &pid, NULL))
+		note_kill(r, pid, t);
 	for (i = 0; i < nsplat_kinds; i++) {
 		if (regexec(&splat_kinds[i].re, rec->text, 0, NULL, 0) == 0) {
 			if (r->nsplats < MAX_SPLATS) {

@@ -178,6 +178,23 @@ struct oom_lca_line {
 	unsigned int killed;
 };
 
+/*
+ * True when @msg is the OOM killer's "Killed process PID (COMM) ..." line
+ * (mm/oom_kill.c); the pid goes to @pid and, when @comm is not NULL, the
+ * name to @comm (16 bytes).
+ */
+static inline bool parse_killed_process(const char *msg, int *pid, char *comm)
+{
+	const char *p = strstr(msg, "Killed process ");
+	char name[16];
+
+	if (!p || sscanf(p, "Killed process %d (%15[^)])", pid, name) != 2)
+		return false;
+	if (comm)
+		memcpy(comm, name, sizeof(name));
+	return true;
+}
+
 /* True when @msg is a decision line; its fields go to @d. */
 static inline int parse_oom_lca(const char *msg, struct oom_lca_line *d)
 {

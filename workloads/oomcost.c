@@ -394,10 +394,8 @@ static void note_kmsg(const struct kmsg_record *rec, void *arg)
 {
 	struct oom_sample *s = arg;
 	struct oom_lca_line d;
-	const char *p = strstr(rec->text, "Killed process ");
 
-	if (p)
-		sscanf(p, "Killed process %d (%15[^)])", &s->victim_pid, s->victim);
+	parse_killed_process(rec->text, &s->victim_pid, s->victim);
 	if (parse_oom_lca(rec->text, &d)) {
 		memcpy(s->lca, d.lca_comm, sizeof(s->lca));
 		s->lca_killed = d.killed;
