@@ -257,3 +257,20 @@ t_unit_events_table_from_records() {
 	[ "$(grep -c '^| b | off | stock | ' <<<"$out")" = "$(jq -r -s 'map(.defence.name) | unique | length' \
 		"$LAB_ROOT/results/defences/plan.jsonl")" ] || fail "the defences' rows of b on stock: $(grep '^| b | off | stock' <<<"$out")"
 }
+
+# The subtree kill's cost per member, from a committed run's medians: kill
+# 2's rest on lca less stock's, over the members that went; none for the
+# base column or for the first kill.
+t_unit_overhead_member_cost() {
+	local out want got
+	out=$("$LAB_ROOT/analysis/overhead" "$LAB_ROOT/results/overhead-chain") || fail "analysis/overhead failed"
+	want=$(jq -r -s 'map(select(.type == "oom_cost" and .shape == "chain" and .size == 1000 and .oom == 2))
+		| (map(select(.variant == "lca")) | first) as $l | (map(select(.variant == "stock")) | first) as $s
+		| "\($l.rest_us) \($s.rest_us) \($l.gone)"' <<<"$out" | awk '{ printf "%.3f\n", ($1 - $2) / $3 }')
+	got=$(jq -r 'select(.type == "member_cost" and .shape == "chain" and .size == 1000 and .variant == "lca")
+		| .per_member_us' <<<"$out" | awk '{ printf "%.3f\n", $1 }')
+	[ -n "$want" ] || fail "no chain:1000 medians"
+	[ "$got" = "$want" ] || fail "chain:1000 lca per member: $got us, expected $want"
+	jq -e -s 'map(select(.type == "member_cost")) | length > 0 and all(.variant != "stock")' <<<"$out" >/dev/null ||
+		fail "a member cost for the base column, or none at all"
+}
