@@ -117,11 +117,12 @@ build_rows() {
 	done < <(registry_rows "$BUILDS_TAB")
 }
 
-# Field $2 (of, series, fragments, role) of build $1's variant.
+# Field $2 (of, series, fragments, role) of build $1's variant, from the
+# rows checked once (BUILD_ROWS, below).
 build_field() {
 	local i
 	case $2 in of) i=2 ;; series) i=3 ;; fragments) i=4 ;; role) i=5 ;; esac
-	build_rows | awk -v v="${1%%@*}" -v i="$i" '$1 == v { print $i; found = 1 } END { exit !found }'
+	awk -v v="${1%%@*}" -v i="$i" '$1 == v { print $i; found = 1 } END { exit !found }' <<<"$BUILD_ROWS"
 }
 
 # The flavour of build $1 (VARIANT[@LINE]) with role $2, on the same line;
@@ -130,8 +131,8 @@ build_flavour() {
 	local base
 	base=$(build_variant "$1")
 	[ "$(build_field "$base" of)" = - ] || base=$(build_field "$base" of)
-	build_rows | awk -v b="$base" -v r="$2" -v at="${1#"${1%%@*}"}" \
-		'$2 == b && $5 == r { print $1 at; found = 1; exit } END { exit !found }'
+	awk -v b="$base" -v r="$2" -v at="${1#"${1%%@*}"}" \
+		'$2 == b && $5 == r { print $1 at; found = 1; exit } END { exit !found }' <<<"$BUILD_ROWS"
 }
 
 # Exit 2 unless workload source $1 refuses to run outside a lab guest: a C
@@ -377,6 +378,7 @@ require_kernels() {
 	done
 }
 
-# The build variants, from lab/builds.tab (checked here, so that a bad line
-# stops every command with its file and line).
-KNOWN_VARIANTS=$(build_rows | awk '{ print $1 }' | xargs)
+# lab/builds.tab's rows, checked once here (a bad line stops every command
+# with its file and line), and the build variants they name.
+BUILD_ROWS=$(build_rows)
+KNOWN_VARIANTS=$(awk '{ print $1 }' <<<"$BUILD_ROWS" | xargs)
