@@ -244,6 +244,41 @@ t_lca_leaderless_rule_2005() {
 		fail "no decision that killed the victim and its four children"
 }
 
+# 2005's wait (rule 2): a scan that meets a process exiting with its
+# memory waits for it, nine times in a row, and then passes it over until
+# five seconds after the last wait. workloads/exiter's child stays exiting
+# with its memory (held at its exit by its tracer), and its 1 GB of
+# total_vm out-scores a 400 MB hog under 2005's badness(): the child must
+# never be a victim, the hog must (until 2026-12-06 the series scored the
+# child after the ninth wait and chose it: "victim=PID(exiter) is exiting:
+# no decision", and the oom_reaper took its memory).
+t_lca_wait_2005_passes_over() {
+	check_wait_2005_passes_over lca
+}
+
+t_line_wait_2005_passes_over() {
+	on_other_lines check_wait_2005_passes_over lca
+}
+
+check_wait_2005_passes_over() {
+	local d
+	d=$(boot_on "$1" -- 'echo 2 >/proc/sys/vm/oom_kill_lca; echo 2 >/proc/sys/vm/oom_kill_lca_score
+		/lab/bin/exiter >/tmp/exiter &
+		for i in $(seq 100); do grep -q "^exiting=" /tmp/exiter && break; sleep 0.1; done
+		pid=$(sed -n "s/^exiting=//p" /tmp/exiter)
+		echo "before=$(cut -d" " -f3 /proc/$pid/stat)"
+		sh -c "echo 0 >/proc/self/oom_score_adj; exec /lab/bin/memhog -m 400" || true
+		echo "after=$(cut -d" " -f3 /proc/$pid/stat)"
+		dmesg | grep -o "oom_lca: .*"
+		kill %1')
+	cat "$d/channel.log"
+	grep -qx 'before=t' "$d/channel.log" || fail "$1: the child was not held at its exit before the OOM ($d)"
+	grep -qE '^oom_lca: victim=[0-9]+\(memhog\) prev=[0-9]+ lca=[0-9]+\(memhog\) killed=' "$d/channel.log" ||
+		fail "$1: the hog was not the victim ($d)"
+	grep -qx 'after=t' "$d/channel.log" || fail "$1: the child left its exit during the OOM ($d)"
+	! grep -E '^oom_lca: victim=[0-9]+\(exiter\)' "$d/channel.log" || fail "$1: the exiting child was a victim ($d)"
+}
+
 # Run COLUMN on the workload fixture FILE to its end, which must be
 # clean (the workload gone, the guest alive); sets $record.
 lca_own_run() {
