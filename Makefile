@@ -100,9 +100,9 @@ events: ## when the first OOM kill, subtree kill and the end came, per cell: RUN
 	@[ -n "$(RUN)" ] || { echo "events: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
 	@analysis/events $(RUN)
 
-compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=results/B [TOLERANCE=0.02]
+compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=results/B [TOLERANCE=0.02] [CONFIRM=1: rerun the undecidable cells, lab/confirm]
 	@[ -n "$(BASE)" ] && [ -n "$(NEW)" ] || { echo "compare: give BASE=results/A NEW=results/B" >&2; exit 2; }
-	@analysis/compare $(BASE) $(NEW) $(if $(TOLERANCE),--tolerance $(TOLERANCE))
+	@$(if $(filter 1,$(CONFIRM)),lab/confirm $(BASE) $(NEW),analysis/compare $(BASE) $(NEW) $(if $(TOLERANCE),--tolerance $(TOLERANCE)))
 
 REFERENCE ?= results/reference
 paper: ## paper/paper.md from REFERENCE [results/reference] and the committed defences, overhead and debug runs

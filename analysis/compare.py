@@ -21,7 +21,8 @@ Survival runs. A NEW regression is any of:
     its null distribution from relabelling the runs within each cell
     (20,000 random relabellings, a fixed seed), at 5%.
 Runs whose records name different accelerators or clocks are refused: their
-times are not on one scale.
+times are not on one scale. A side may be several run directories joined
+by "+" (a run and its confirmation, lab/confirm): their records together.
 
 Overhead runs. Each ratio (analysis/overhead) in both runs is worse when
 NEW's exceeds BASE's by more than the tolerance (relative, default 2%) and
@@ -31,7 +32,10 @@ intervals) excludes 0.
 A comparison that could not have shown the stated difference (NEW's runs
 all worse than BASE's; a ratio grown by the tolerance) is undecidable, with
 the repetitions that would decide it; "No regression." is printed only
-when none was.
+when none was. With --undecided, no report: one JSON line per undecidable
+cell instead, {need, base: {runs, cell}, new: {runs, cell}} (need: the
+conclusive runs a side that would decide it; cell: a record's plan cell),
+which lab/confirm reruns.
 """
 import json
 import math
@@ -53,15 +57,19 @@ def fail(message):
     sys.exit(2)
 
 
-def read_records(run):
-    """The latest record of each cell repetition (a resumed run appends)."""
-    latest = {}
-    with open(f"{run}/runs.jsonl") as f:
-        for line in f:
-            r = json.loads(line)
-            if r.get("outcome") is not None:
-                latest[r["id"]] = r
-    return list(latest.values())
+def read_records(side):
+    """The latest record of each cell repetition (a resumed run appends) of
+    each run directory of a side (DIR or DIR+DIR...)."""
+    records = []
+    for run in side.split("+"):
+        latest = {}
+        with open(f"{run}/runs.jsonl") as f:
+            for line in f:
+                r = json.loads(line)
+                if r.get("outcome") is not None:
+                    latest[r["id"]] = r
+        records += latest.values()
+    return records
 
 
 def line_of(version):
@@ -83,14 +91,15 @@ def cell_of(r, line=None):
     return cell_key(r["workload"], r["swap"], r["kernel"], r["defence"], r.get("desktop"), line)
 
 
-def planned_cells(run, line=None):
+def planned_cells(side, line=None):
     cells = set()
-    with open(f"{run}/plan.jsonl") as f:
-        for text in f:
-            c = json.loads(text)
-            if c.get("type", "survival") == "survival":
-                cells.add(cell_key(c["workload"]["name"], c["swap"], c["kernel"]["column"], c["defence"]["name"],
-                                   (c.get("desktop") or {}).get("name"), line))
+    for run in side.split("+"):
+        with open(f"{run}/plan.jsonl") as f:
+            for text in f:
+                c = json.loads(text)
+                if c.get("type", "survival") == "survival":
+                    cells.add(cell_key(c["workload"]["name"], c["swap"], c["kernel"]["column"],
+                                       c["defence"]["name"], (c.get("desktop") or {}).get("name"), line))
     return cells
 
 
@@ -150,11 +159,11 @@ class Tests:
         self.p = dict(zip(cells, zip(worse, holm(worse), better, holm(better))))
         self.pooled = pooled_p_greater(list(pairs.values())) if pairs else None
         self.pooled_decidable = bool(pairs) and pooled_smallest_p(
-            [(len(b), len(n)) for b, n in pairs.values()]) <= LEVEL
+            [(len(b), len(n)) for b, n in pairs.values()]) < LEVEL
 
     def undecidable(self, c):
         b, n = self.pairs[c]
-        return smallest_p(len(b), len(n)) > LEVEL / self.m
+        return smallest_p(len(b), len(n)) >= LEVEL / self.m
 
     def verdict(self, c, what="worse"):
         pw, hw, pb, hb = self.p[c]
@@ -200,7 +209,16 @@ def times_text(runs, field):
     return f"{len(came)}/{len(conclusive(runs))}" + (f" ({shown} s)" if came else "")
 
 
-def survival(base_dir, new_dir, severity, severe):
+def print_undecided(side, sev, cells):
+    """One JSON line per undecidable cell, for lab/confirm."""
+    for c in cells:
+        print(json.dumps({"need": reps_needed(sev.m), **{
+            name: {"runs": len(sev.pairs[c][i]), "cell": side[name][c][0]["cell"]}
+            for i, name in enumerate(("base", "new"))}}))
+    return 0
+
+
+def survival(base_dir, new_dir, severity, severe, undecided_only=False):
     records = {"base": read_records(base_dir), "new": read_records(new_dir)}
     lines = dict(zip(("base", "new"), single_lines(records["base"], records["new"])))
     side = {"base": defaultdict(list), "new": defaultdict(list)}
@@ -234,6 +252,8 @@ def survival(base_dir, new_dir, severity, severe):
         cells_b = f"{worst(b, severity)} ({counts(b)})" if b else "missing"
         cells_n = f"{worst(n, severity)} ({counts(n)})" if n else "missing"
         rows.append(f"| {cell_name(c)} | {cells_b} | {cells_n} | {verdict} |")
+    if undecided_only:
+        return print_undecided(side, sev, undecidable)
 
     print(f"# Compare {base_dir} (BASE) with {new_dir} (NEW)\n")
     if lines["base"]:
@@ -366,13 +386,21 @@ def interval(r):
     return f"{r['ratio']:g} ({r['ci_low']:g}-{r['ci_high']:g})"
 
 
-def run_type(run):
-    with open(f"{run}/meta.json") as f:
-        return json.load(f).get("matrix", {}).get("type", "survival")
+def run_type(side):
+    types = set()
+    for run in side.split("+"):
+        with open(f"{run}/meta.json") as f:
+            types.add(json.load(f).get("matrix", {}).get("type", "survival"))
+    if len(types) > 1:
+        fail(f"{side} joins survival and overhead runs")
+    return types.pop()
 
 
 def main(argv):
     args, tolerance = argv[1:], TOLERANCE
+    undecided_only = "--undecided" in args
+    if undecided_only:
+        args.remove("--undecided")
     if len(args) == 6 and args[4] == "--tolerance":
         try:
             tolerance = float(args[5])
@@ -387,8 +415,11 @@ def main(argv):
     if run_type(base_dir) != run_type(new_dir):
         fail(f"{base_dir} is a {run_type(base_dir)} run, {new_dir} a {run_type(new_dir)} run: nothing to compare")
     if run_type(base_dir) == "overhead":
+        if undecided_only:
+            fail("--undecided: an overhead ratio is decided by more repetitions of its boots "
+                 "(OOMCOST_SHAPES NxR, OVERHEAD_ROUNDS), not by rerunning cells")
         return overhead(base_dir, new_dir, tolerance)
-    return survival(base_dir, new_dir, json.loads(args[2]), set(json.loads(args[3])))
+    return survival(base_dir, new_dir, json.loads(args[2]), set(json.loads(args[3])), undecided_only)
 
 
 if __name__ == "__main__":

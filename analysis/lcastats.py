@@ -57,9 +57,9 @@ def smallest_p(nb, nn):
 
 
 def reps_needed(m):
-    """Runs a side at which one test among m can reach LEVEL after Holm."""
+    """Runs a side at which one test among m can get below LEVEL after Holm."""
     r = 1
-    while smallest_p(r, r) > LEVEL / m:
+    while smallest_p(r, r) >= LEVEL / m:
         r += 1
     return r
 

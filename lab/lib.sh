@@ -125,6 +125,32 @@ build_field() {
 	awk -v v="${1%%@*}" -v i="$i" '$1 == v { print $i; found = 1 } END { exit !found }' <<<"$BUILD_ROWS"
 }
 
+# The patches build $1 applies, in order: its line's series (lab/builds.tab's
+# series column), each checked to exist.
+build_patches() {
+	local line dir=$LAB_ROOT/kernel-patch p
+	[ "$(build_field "$1" series)" = yes ] || return 0
+	line=$(build_line "$1")
+	[ -f "$dir/$line/series" ] || die "kernel-patch/$line/series is missing: the series is not ported to $line"
+	{ grep -vE '^[[:space:]]*(#|$)' "$dir/$line/series" || true; } | while read -r p; do
+		[ -f "$dir/$line/$p" ] || die "kernel-patch/$line/series names $p, which does not exist"
+		printf '%s\n' "$dir/$line/$p"
+	done
+}
+
+# The series hash of build $1 (kernel.json's and every record's series_hash):
+# BUILD-HASH of its line's series file and patches, BUILD-none for stock.
+build_series_hash() {
+	local patches
+	patches=$(build_patches "$1")
+	if [ -z "$patches" ]; then
+		printf '%s-none\n' "$1"
+		return
+	fi
+	# shellcheck disable=SC2086 # one patch per word
+	hash_files "$LAB_ROOT/kernel-patch/$(build_line "$1")/series" $patches | sed "s/^/$1-/"
+}
+
 # The flavour of build $1 (VARIANT[@LINE]) with role $2, on the same line;
 # fails when it has none.
 build_flavour() {

@@ -135,3 +135,48 @@ for b, n, want in cases:
     assert got.startswith(want), (b, n, got, want)
 ') || fail "a compare rule is wrong (above)"
 }
+
+# A run of the a bomb on lca, REPS runs, into $results/ID, each cell's
+# evidence the fixture the caller's FAKE_FIXTURES give it (RUN_CELL, which
+# lab/confirm's runs inherit).
+fake_lca_run() {
+	KERNELS=lca SWAP=off WORKLOADS=a DESKTOPS=flat REPS=$2 SURVIVAL_CLOCK=icount RESULTS=$results RUN_ID=$1 \
+		"$LAB_ROOT/lab/experiment" >/dev/null 2>&1 || fail "the run $1 failed"
+}
+
+# make compare CONFIRM=1 (lab/confirm): the cells that two runs a side
+# cannot decide are rerun on each side with the runs it lacks, and then
+# decided. A bomb clean on BASE and persisting on NEW is "No regression
+# detected" at 2 runs a side (p = 0.167), a regression once confirmed; the
+# same outcomes on both sides are "No regression." once confirmed; a
+# second call reruns nothing; a side made with another series is refused.
+t_unit_compare_confirm() {
+	local results out n
+	results=$(mktemp -d)
+	export FAKE_FIXTURES="*/base*=clean */same*=clean" RUN_CELL=$TEST_FIXTURES/fake-run-cell LAB_ACCEL=tcg
+	fake_lca_run base 2
+	fake_lca_run new 2
+	out=$("$LAB_ROOT/analysis/compare" "$results/base" "$results/new") || fail "2 runs a side were decided: $out"
+	grep -q '^No regression detected: 1 cells undecidable' <<<"$out" || fail "not undecidable: $(tail -1 <<<"$out")"
+	out=$(cd "$LAB_ROOT" && make -s compare BASE="$results/base" NEW="$results/new" CONFIRM=1 2>&1) &&
+		fail "the confirmed regression exited 0: $out"
+	printf '%s\n' "$out"
+	n=$(jq -s length "$results/new-confirm/runs.jsonl")
+	[ "$(jq -s 'map(select(.outcome == "clean")) | length' "$results/base-confirm/runs.jsonl")" = "$n" ] &&
+		[ "$n" -eq 2 ] || fail "not 2 more runs a side (4 decide one cell: p = 1/70), clean on BASE: $n"
+	grep -q '^| a swap=off lca | clean (4 clean) | persists (4 persists) | WORSE (p = 0.0143' <<<"$out" ||
+		fail "the confirmed cell is not WORSE with 4 runs a side"
+	out=$("$LAB_ROOT/lab/confirm" "$results/base" "$results/new" 2>&1) && fail "the second call exited 0"
+	[ "$(jq -s length "$results/new-confirm/runs.jsonl")" = "$n" ] || fail "the second call ran cells again"
+	fake_lca_run same 2
+	out=$("$LAB_ROOT/lab/confirm" "$results/base" "$results/same" 2>&1) || fail "clean against clean: $out"
+	[ "$(tail -1 <<<"$out")" = "No regression." ] || fail "confirmed, yet: $(tail -1 <<<"$out")"
+	jq -c '.series_hash = "lca-0123456789abcdef"' "$results/new/runs.jsonl" >"$results/x" &&
+		mv "$results/x" "$results/new/runs.jsonl"
+	rm -rf "$results/new-confirm"
+	expect_exit 1 "ran lca with series lca-0123456789abcdef; this checkout builds lca-" \
+		"$LAB_ROOT/lab/confirm" "$results/base" "$results/new"
+	[ ! -e "$results/new-confirm" ] || fail "a refused confirmation ran"
+	expect_exit 2 "an overhead ratio is decided by more repetitions" \
+		"$LAB_ROOT/lab/confirm" "$LAB_ROOT/results/overhead-next" "$LAB_ROOT/results/overhead-oom-v8e"
+}
