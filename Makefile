@@ -26,7 +26,7 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(BUILDS)) rootfs \
-	guest-bin check-series boot smoke run test-stock reference run-defences run-debug stress overhead merge report events compare paper check test lint \
+	guest-bin check-series boot smoke run test-stock reference run-defences run-debug stress clock-check overhead merge report events compare paper check test lint \
 	clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
@@ -84,6 +84,9 @@ run-debug: ## every workload and policy mode on lca-debug, swap off and on (lab/
 STRESS_OUT ?= $(LAB_BUILD)/stress/$(shell date +%Y%m%d-%H%M%S)
 stress: kernel-lca-debug rootfs guest-bin ## the lineage stress on lca-debug (STRESS_SECONDS STRESS_CPUS STRESS_SWAP) into STRESS_OUT
 	@lab/stress $(STRESS_OUT)
+
+clock-check: ## does the guest clock follow the host? the clock experiment idle and beside a busy loop per core, compared (CLOCKS [icount wall])
+	@lab/clock-check $(CLOCKS)
 
 overhead: ## fork/exec/thread cost, task_struct layout, OOM decision cost (lab/experiments/overhead.conf) into results/
 	@EXPERIMENT=overhead lab/experiment
