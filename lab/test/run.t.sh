@@ -309,6 +309,22 @@ t_boot_defence_earlyoom_runs() {
 		fail "earlyoom did not run"
 }
 
+# systemd-oomd runs in the guest (the rootfs has it; oomd-pid1 plays PID
+# 1's side of its subscription) and acts: a leak with swap fills it, and
+# oomd kills the workload's cgroup before the kernel's OOM killer does
+# (measured: at 25 s, no OOM kill), and is still monitoring at the end.
+t_boot_defence_oomd_acts() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-oomd-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence oomd lca-off on leak "$d" >"$d/out.json" ||
+		fail "run-cell failed ($d)"
+	jq -c '{outcome, defence, acted, defence_evidence, oom_kills, t_end_s}' "$d/out.json"
+	grep -o 'systemd-oomd: .*' "$d/console.log" || true
+	jq -e '.defence == "oomd" and .defence_evidence.oomd_running == true
+		and .defence_evidence.oomd_workload_kills > 0 and (.acted | index("systemd-oomd"))' "$d/out.json" \
+		>/dev/null || fail "systemd-oomd did not kill the workload's cgroup ($d)"
+}
+
 # The article's desktop is the tree lcalab-run documents: the session
 # manager parents the editor, the browser and the terminal emulator, which
 # parents the terminal shell that started the workload.
