@@ -162,8 +162,9 @@ t_unit_compare_confirm() {
 		fail "the confirmed regression exited 0: $out"
 	printf '%s\n' "$out"
 	n=$(jq -s length "$results/new-confirm/runs.jsonl")
-	[ "$(jq -s 'map(select(.outcome == "clean")) | length' "$results/base-confirm/runs.jsonl")" = "$n" ] &&
-		[ "$n" -eq 2 ] || fail "not 2 more runs a side (4 decide one cell: p = 1/70), clean on BASE: $n"
+	[ "$n" -eq 2 ] || fail "not 2 more runs on NEW (4 decide one cell: p = 1/70): $n"
+	[ "$(jq -s 'map(select(.outcome == "clean")) | length' "$results/base-confirm/runs.jsonl")" = 2 ] ||
+		fail "not 2 more clean runs on BASE"
 	grep -q '^| a swap=off lca | clean (4 clean) | persists (4 persists) | WORSE (p = 0.0143' <<<"$out" ||
 		fail "the confirmed cell is not WORSE with 4 runs a side"
 	out=$("$LAB_ROOT/lab/confirm" "$results/base" "$results/new" 2>&1) && fail "the second call exited 0"
