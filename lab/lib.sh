@@ -22,13 +22,29 @@ linux_tarball() {
 	printf '%s\n' "$LINUX_SOURCE_DIR/linux-source-$line.tar.xz"
 }
 
-# Debian version of the package that installed LINE's tarball, e.g. 6.1.192-3.
+# Debian version of the package that installed LINE's tarball, e.g. 6.1.192-3;
+# the one LINUX_VERSIONS pins for LINE, or it fails.
 linux_package_version() {
-	local tarball pkg
+	local tarball pkg version pin
 	tarball=$(linux_tarball "${1:-}")
 	pkg=$(dpkg-query -S "$tarball" 2>/dev/null | cut -d: -f1) ||
 		die "$tarball belongs to no Debian package: install it with 'make deps'"
-	dpkg-query -W -f='${Version}' "$pkg"
+	version=$(dpkg-query -W -f='${Version}' "$pkg")
+	pin=$(pinned_version "${1:-$LINUX_SOURCE}")
+	[ -z "$pin" ] || [ "$pin" = "$version" ] ||
+		die "$pkg $version is installed, LINUX_VERSIONS pins $pin: run 'make deps'"
+	printf '%s\n' "$version"
+}
+
+# The version LINUX_VERSIONS pins for LINE, empty when none.
+pinned_version() {
+	local w
+	for w in $LINUX_VERSIONS; do
+		[[ $w =~ ^[0-9.]+=[0-9][A-Za-z0-9.+~:-]*$ ]] ||
+			die "LINUX_VERSIONS wants LINE=VERSION words (6.12=6.12.117-1~deb12u1), not '$w'"
+		known_line "${w%%=*}" || die "LINUX_VERSIONS pins '${w%%=*}', not a line of LINUX_LINES ($LINUX_LINES)"
+		[ "${w%%=*}" != "$1" ] || printf '%s\n' "${w#*=}"
+	done
 }
 
 # Upstream kernel version of LINE's source, e.g. 6.1.192: what uname -r starts with.

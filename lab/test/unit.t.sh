@@ -134,3 +134,17 @@ t_unit_driver_rejects_bad_input() {
 	expect_exit 2 "usage: lcalab-run" "$run" -t 0 /lab/bin/folkert
 	expect_exit 2 "-t, -q and -m are required" "$run" -t 10 -q 2 /lab/bin/folkert
 }
+
+# LINUX_VERSIONS pins a line's Debian point release: no kernel of that line
+# is built from another version, and a bad pin is named, before any build.
+t_unit_linux_versions_pin() {
+	local have
+	have=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+	expect_exit 1 "linux-source-6.12 $have is installed, LINUX_VERSIONS pins 6.12.1-1: run 'make deps'" \
+		env LINUX_VERSIONS=6.12=6.12.1-1 "$LAB_ROOT/lab/build-kernel" lca@6.12
+	expect_exit 1 "LINUX_VERSIONS wants LINE=VERSION words" env LINUX_VERSIONS=6.12 "$LAB_ROOT/lab/build-kernel" lca@6.12
+	expect_exit 1 "LINUX_VERSIONS pins '6.9', not a line of LINUX_LINES" \
+		env LINUX_VERSIONS=6.9=1 "$LAB_ROOT/lab/build-kernel" lca@6.12
+	[ "$(env LINUX_VERSIONS="6.12=$have" bash -c ". '$LAB_ROOT/lab/lib.sh'; linux_package_version 6.12")" = "$have" ] ||
+		fail "the installed version pinned was refused"
+}
