@@ -4,10 +4,11 @@
  * 1 GB it never touches (PROT_NONE: no commit, but 2005's badness()
  * counted total_vm), touches 8 MB and calls exit_group(); its tracer (this
  * program's parent, PTRACE_O_TRACEEXIT) never lets it past the exit
- * event, so it stays with SIGNAL_GROUP_EXIT set and its memory held. The
- * tracer prints "exiting=PID" once it is there, then waits for ever.
+ * event, so it stays with SIGNAL_GROUP_EXIT set (PF_EXITING not yet) and
+ * its memory held. The tracer prints "exiting=PID" once it is there, then
+ * waits for ever.
  * An OOM scan under vm.oom_kill_lca=2 waits for it nine times, then passes
- * it over as 2005 did (until 2026-12-06 the series scored it and chose it).
+ * it over (until 2026-12-06 the series scored it and chose it).
  */
 #include "lcalab.h"
 

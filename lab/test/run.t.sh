@@ -309,6 +309,21 @@ t_boot_defence_earlyoom_runs() {
 		fail "earlyoom did not run"
 }
 
+# nohang runs in the guest (the rootfs has it) as its desktop unit does,
+# and acts: a leak with swap drives memory and swap under its thresholds,
+# and it signals the leak before the kernel's OOM killer does.
+t_boot_defence_nohang_acts() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-nohang-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence nohang lca-off on leak "$d" >"$d/out.json" ||
+		fail "run-cell failed ($d)"
+	jq -c '{outcome, defence, acted, defence_evidence, oom_kills, t_end_s}' "$d/out.json"
+	grep -o 'nohang: .*' "$d/console.log" | grep -E 'Sending|OK;|cgroup_v2|Name|PID' || true
+	jq -e '.defence == "nohang" and .defence_evidence.nohang_running == true
+		and .defence_evidence.nohang_workload_actions > 0 and (.acted | index("nohang"))' "$d/out.json" \
+		>/dev/null || fail "nohang did not signal the workload ($d)"
+}
+
 # systemd-oomd runs in the guest (the rootfs has it; oomd-pid1 plays PID
 # 1's side of its subscription) and acts: a leak with swap fills it, and
 # oomd kills the workload's cgroup before the kernel's OOM killer does
