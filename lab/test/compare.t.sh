@@ -171,7 +171,7 @@ t_unit_compare_confirm() {
 	jq -c '.series_hash = "lca-0123456789abcdef"' "$results/new/runs.jsonl" >"$results/x" &&
 		mv "$results/x" "$results/new/runs.jsonl"
 	rm -rf "$results/new-confirm"
-	expect_exit 1 "ran lca with series lca-0123456789abcdef; this checkout builds lca-" \
+	expect_exit 2 "ran lca with series lca-0123456789abcdef; this checkout builds lca-" \
 		"$LAB_ROOT/lab/confirm" "$results/base" "$results/new"
 	[ ! -e "$results/new-confirm" ] || fail "a refused confirmation ran"
 	expect_exit 2 "an overhead ratio is decided by more repetitions" \

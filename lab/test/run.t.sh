@@ -387,9 +387,14 @@ t_unit_clock_check() {
 	done
 	grep -q '^# Compare .*clock-check-icount-idle (BASE) with .*clock-check-icount-busy (NEW)' <<<"$out" ||
 		fail "no compare of the busy run with the idle one"
+	grep -q '^# Compare .*clock-check-icount-busy (BASE) with .*clock-check-icount-idle (NEW)' <<<"$out" ||
+		fail "no compare the other way"
+	grep -q '^icount clock: no difference detected' <<<"$out" || fail "no summary line for the icount clock"
 	pgrep -f 'while :; do :; done' >/dev/null && fail "a busy loop outlived clock-check"
 	expect_exit 2 "unknown clock 'sundial'" env RESULTS="$results" "$LAB_ROOT/lab/clock-check" sundial
 	expect_exit 2 "CLOCK_HOGS must be a number" env CLOCK_HOGS=many "$LAB_ROOT/lab/clock-check" icount
+	expect_exit 2 "CLOCK_HOGS must be a number of busy loops \(1 or more\)" env CLOCK_HOGS=0 \
+		"$LAB_ROOT/lab/clock-check" icount
 	# a busy run that fails (its directory was planned otherwise) stops the
 	# busy loops too
 	mkdir "$results/again"
