@@ -233,7 +233,7 @@ def survival(base_dir, new_dir, severity, severe, undecided_only=False):
                   | planned_cells(new_dir, lines["new"]))
     sev = severity_tests(side, keys, severity)
 
-    rows, worse, undecidable = [], [], []
+    rows, worse, undecidable, incomparable = [], [], [], []
     for c in keys:
         b, n = side["base"][c], side["new"][c]
         new_severe = severe_kinds(n, severe) - severe_kinds(b, severe)
@@ -243,6 +243,7 @@ def survival(base_dir, new_dir, severity, severe, undecided_only=False):
             verdict = "missing"
         elif c not in sev.p:
             verdict = "not comparable (no conclusive run on a side)"
+            incomparable.append(c)
         else:
             verdict = sev.verdict(c)
             if verdict.endswith("undecidable"):
@@ -280,6 +281,7 @@ def survival(base_dir, new_dir, severity, severe, undecided_only=False):
     gaps = ([f"{len(undecidable)} cells undecidable"] if undecidable else []) \
         + (["the pooled test undecidable"] if sev.pairs and not sev.pooled_decidable else []) \
         + (["no cell compared"] if not sev.pairs else []) \
+        + ([f"{len(incomparable)} cells not comparable"] if incomparable else []) \
         + ([f"{len(missing)} cells missing"] if missing else [])
     for label, field in TIMES:
         gaps += compare_times(side, keys, label, field, worse)

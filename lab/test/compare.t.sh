@@ -177,3 +177,27 @@ t_unit_compare_confirm() {
 	expect_exit 2 "an overhead ratio is decided by more repetitions" \
 		"$LAB_ROOT/lab/confirm" "$LAB_ROOT/results/overhead-next" "$LAB_ROOT/results/overhead-oom-v8e"
 }
+
+# A cell with no conclusive run on a side is not comparable: beside a cell
+# that compares with power, the last line is "No regression detected",
+# never "No regression." (it was, before 2026-12-06).
+t_unit_compare_incomparable_is_a_gap() {
+	local base new out side outcome
+	base=$(synthetic_run survived survived survived survived survived survived)
+	new=$(synthetic_run survived survived survived survived survived survived)
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "the same runs were a regression: $out"
+	[ "$(tail -1 <<<"$out")" = "No regression." ] || fail "six a side could decide, yet: $(tail -1 <<<"$out")"
+	for side in base new; do
+		outcome=inconclusive
+		[ "$side" = base ] || outcome=killed
+		jq -c --arg o "$outcome" 'select(.rep == 1) | .kernel = "lca" | .cell.kernel.column = "lca"
+			| .id = "1-prefork-off-lca" | .cell.id = .id | .outcome = $o' "${!side}/runs.jsonl" >"${!side}/more"
+		cat "${!side}/more" >>"${!side}/runs.jsonl"
+		jq -c .cell "${!side}/more" >>"${!side}/plan.jsonl"
+	done
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "an incomparable cell was a regression: $out"
+	grep -q '^| prefork swap=off lca | inconclusive (1 inconclusive) | killed (1 killed) | not comparable' <<<"$out" ||
+		fail "the cell is not said to be not comparable: $out"
+	[ "$(tail -1 <<<"$out")" = "No regression detected: 1 cells not comparable" ] ||
+		fail "an incomparable cell is not a gap: $(tail -1 <<<"$out")"
+}
