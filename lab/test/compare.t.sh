@@ -147,8 +147,11 @@ fake_lca_run() {
 # make compare CONFIRM=1 (lab/confirm): the cells that two runs a side
 # cannot decide are rerun on each side with the runs it lacks, and then
 # decided. A bomb clean on BASE and persisting on NEW is "No regression
-# detected" at 2 runs a side (p = 0.167), a regression once confirmed; a
-# second call reruns nothing; a side made with another series is refused.
+# detected" at 2 runs a side (p = 0.167). The first confirmation's runs on
+# NEW come out inconclusive, so it is still undecidable; a second call
+# makes up only those, in NEW-confirm2, and it is a regression (p = 0.0143
+# at 4 a side); a third call reruns nothing; a side made with another
+# series is refused.
 t_unit_compare_confirm() {
 	local results out n
 	results=$(mktemp -d)
@@ -157,20 +160,25 @@ t_unit_compare_confirm() {
 	fake_lca_run new 2
 	out=$("$LAB_ROOT/analysis/compare" "$results/base" "$results/new") || fail "2 runs a side were decided: $out"
 	grep -q '^No regression detected: 1 cells undecidable' <<<"$out" || fail "not undecidable: $(tail -1 <<<"$out")"
+	out=$(cd "$LAB_ROOT" && FAKE_FIXTURES="*/base*=clean */new-confirm/*=inconclusive" \
+		make -s compare BASE="$results/base" NEW="$results/new" CONFIRM=1 2>&1) ||
+		fail "inconclusive confirmation runs decided something: $out"
+	grep -q '^No regression detected: 1 cells undecidable' <<<"$out" || fail "not still undecidable: $(tail -1 <<<"$out")"
+	[ "$(jq -s 'map(select(.outcome == "clean")) | length' "$results/base-confirm/runs.jsonl")" = 2 ] ||
+		fail "not 2 more clean runs on BASE (4 a side decide one cell: p = 1/70)"
 	out=$(cd "$LAB_ROOT" && make -s compare BASE="$results/base" NEW="$results/new" CONFIRM=1 2>&1) &&
 		fail "the confirmed regression exited 0: $out"
 	printf '%s\n' "$out"
-	n=$(jq -s length "$results/new-confirm/runs.jsonl")
-	[ "$n" -eq 2 ] || fail "not 2 more runs on NEW (4 decide one cell: p = 1/70): $n"
-	[ "$(jq -s 'map(select(.outcome == "clean")) | length' "$results/base-confirm/runs.jsonl")" = 2 ] ||
-		fail "not 2 more clean runs on BASE"
-	grep -q '^| a swap=off lca | clean (4 clean) | persists (4 persists) | WORSE (p = 0.0143' <<<"$out" ||
-		fail "the confirmed cell is not WORSE with 4 runs a side"
-	out=$("$LAB_ROOT/lab/confirm" "$results/base" "$results/new" 2>&1) && fail "the second call exited 0"
-	[ "$(jq -s length "$results/new-confirm/runs.jsonl")" = "$n" ] || fail "the second call ran cells again"
+	[ ! -e "$results/base-confirm2" ] || fail "BASE, which had its runs, was confirmed again"
+	n=$(jq -s length "$results/new-confirm2/runs.jsonl")
+	[ "$n" -eq 2 ] || fail "not the 2 missing runs on NEW in new-confirm2: $n"
+	grep -q '^| a swap=off lca | clean (4 clean) | persists (2 inconclusive, 4 persists) | WORSE (p = 0.0143' \
+		<<<"$out" || fail "the confirmed cell is not WORSE with 4 conclusive runs a side"
+	out=$("$LAB_ROOT/lab/confirm" "$results/base" "$results/new" 2>&1) && fail "the third call exited 0"
+	[ ! -e "$results/new-confirm3" ] || fail "the third call ran cells again"
 	jq -c '.series_hash = "lca-0123456789abcdef"' "$results/new/runs.jsonl" >"$results/x" &&
 		mv "$results/x" "$results/new/runs.jsonl"
-	rm -rf "$results/new-confirm"
+	rm -rf "$results/new-confirm" "$results/new-confirm2"
 	expect_exit 2 "ran lca with series lca-0123456789abcdef; this checkout builds lca-" \
 		"$LAB_ROOT/lab/confirm" "$results/base" "$results/new"
 	[ ! -e "$results/new-confirm" ] || fail "a refused confirmation ran"
