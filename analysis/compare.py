@@ -414,9 +414,10 @@ def main(argv):
     if len(args) != 4:
         fail("usage: analysis/compare.py BASE NEW SEVERITY SEVERE [--tolerance T]")
     base_dir, new_dir = args[0], args[1]
-    if run_type(base_dir) != run_type(new_dir):
-        fail(f"{base_dir} is a {run_type(base_dir)} run, {new_dir} a {run_type(new_dir)} run: nothing to compare")
-    if run_type(base_dir) == "overhead":
+    base_type, new_type = run_type(base_dir), run_type(new_dir)
+    if base_type != new_type:
+        fail(f"{base_dir} is a {base_type} run, {new_dir} a {new_type} run: nothing to compare")
+    if base_type == "overhead":
         if undecided_only:
             fail("--undecided: an overhead ratio is decided by more repetitions of its boots "
                  "(OOMCOST_SHAPES NxR, OVERHEAD_ROUNDS), not by rerunning cells")

@@ -309,19 +309,26 @@ t_boot_defence_earlyoom_runs() {
 		fail "earlyoom did not run"
 }
 
+# A leak with swap beside DEFENCE on lca-off, to its end: prints the
+# record's summary and the defence's console lines (LABEL: ...); sets
+# $cell to the cell's directory.
+leak_with_swap_beside() {
+	cell=$(mktemp -d "$LAB_BUILD/boots/test-$1-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence "$1" lca-off on leak "$cell" >"$cell/out.json" ||
+		fail "run-cell failed ($cell)"
+	jq -c '{outcome, defence, acted, defence_evidence, oom_kills, t_end_s}' "$cell/out.json"
+	grep -o "$2: .*" "$cell/console.log" || true
+}
+
 # nohang runs in the guest (the rootfs has it) as its desktop unit does,
 # and acts: a leak with swap drives memory and swap under its thresholds,
 # and it signals the leak before the kernel's OOM killer does.
 t_boot_defence_nohang_acts() {
-	local d
-	d=$(mktemp -d "$LAB_BUILD/boots/test-nohang-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence nohang lca-off on leak "$d" >"$d/out.json" ||
-		fail "run-cell failed ($d)"
-	jq -c '{outcome, defence, acted, defence_evidence, oom_kills, t_end_s}' "$d/out.json"
-	grep -o 'nohang: .*' "$d/console.log" | grep -E 'Sending|OK;|cgroup_v2|Name|PID' || true
+	local cell
+	leak_with_swap_beside nohang nohang
 	jq -e '.defence == "nohang" and .defence_evidence.nohang_running == true
-		and .defence_evidence.nohang_workload_actions > 0 and (.acted | index("nohang"))' "$d/out.json" \
-		>/dev/null || fail "nohang did not signal the workload ($d)"
+		and .defence_evidence.nohang_workload_actions > 0 and (.acted | index("nohang"))' "$cell/out.json" \
+		>/dev/null || fail "nohang did not signal the workload ($cell)"
 }
 
 # systemd-oomd runs in the guest (the rootfs has it; oomd-pid1 plays PID
@@ -329,15 +336,11 @@ t_boot_defence_nohang_acts() {
 # oomd kills the workload's cgroup before the kernel's OOM killer does
 # (measured: at 25 s, no OOM kill), and is still monitoring at the end.
 t_boot_defence_oomd_acts() {
-	local d
-	d=$(mktemp -d "$LAB_BUILD/boots/test-oomd-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence oomd lca-off on leak "$d" >"$d/out.json" ||
-		fail "run-cell failed ($d)"
-	jq -c '{outcome, defence, acted, defence_evidence, oom_kills, t_end_s}' "$d/out.json"
-	grep -o 'systemd-oomd: .*' "$d/console.log" || true
+	local cell
+	leak_with_swap_beside oomd systemd-oomd
 	jq -e '.defence == "oomd" and .defence_evidence.oomd_running == true
-		and .defence_evidence.oomd_workload_kills > 0 and (.acted | index("systemd-oomd"))' "$d/out.json" \
-		>/dev/null || fail "systemd-oomd did not kill the workload's cgroup ($d)"
+		and .defence_evidence.oomd_workload_kills > 0 and (.acted | index("systemd-oomd"))' "$cell/out.json" \
+		>/dev/null || fail "systemd-oomd did not kill the workload's cgroup ($cell)"
 }
 
 # The article's desktop is the tree lcalab-run documents: the session
