@@ -281,6 +281,49 @@ check_wait_2005_passes_over() {
 	! grep -E '^oom_lca: victim=[0-9]+\(exiter\)' "$d/channel.log" || fail "$1: the exiting child was a victim ($d)"
 }
 
+# Rule 2 when the only process it could kill is exiting: the exiter's
+# child (128 MB touched) and a hog at -1000 that needs 128 MB, then exits.
+# 2005 passed the child over after nine waits, found nothing to kill and
+# panicked; so did the series until 2026-12-07 ("System is deadlocked on
+# memory"). The scan is now made again without the wait, as on stock: the
+# child is the victim (an exiting one: no "Killed process" line, no
+# decision), the oom_reaper frees its memory, the hog ends, and
+# the child stays at its exit stop, as on stock (rule 0, and the stock
+# build in the stock group).
+t_lca_wait_2005_scans_again() {
+	check_wait_2005_scans_again lca 2
+	check_wait_2005_scans_again lca 0
+}
+
+t_line_wait_2005_scans_again() {
+	on_other_lines check_wait_2005_scans_again lca
+}
+
+t_stock_exiter_is_reaped() {
+	check_wait_2005_scans_again stock
+}
+
+# check_wait_2005_scans_again BUILD [RULE]: RULE [2] is the rule and the
+# score (a stock build has neither).
+check_wait_2005_scans_again() {
+	local d
+	d=$(boot_on "$1" -- 'for f in oom_kill_lca oom_kill_lca_score; do
+			[ ! -e /proc/sys/vm/$f ] || echo '"${2:-2}"' >/proc/sys/vm/$f
+		done
+		/lab/bin/exiter 128 >/tmp/exiter &
+		for i in $(seq 100); do grep -q "^exiting=" /tmp/exiter && break; sleep 0.1; done
+		pid=$(sed -n "s/^exiting=//p" /tmp/exiter)
+		/lab/bin/memhog -m 128 -s 1 && echo hog=done
+		echo "after=$(cut -d" " -f3 /proc/$pid/stat)"
+		echo "reaped=$(dmesg | sed -n "s/.*oom_reaper: reaped process [0-9]* (\(.*\)).*/\1/p" | xargs)"
+		kill %1')
+	grep -E '^(hog|after|reaped)=|Kernel panic|deadlocked|oom_lca:' "$d/console.log" "$d/channel.log" || true
+	! grep -q 'Kernel panic' "$d/console.log" || fail "$1 ${2-}: the kernel panicked ($d)"
+	grep -qx 'hog=done' "$d/channel.log" || fail "$1 ${2-}: the hog did not end ($d)"
+	grep -qx 'after=t' "$d/channel.log" || fail "$1 ${2-}: the child left its exit stop ($d)"
+	grep -qx 'reaped=exiter' "$d/channel.log" || fail "$1 ${2-}: the oom_reaper did not free the child's memory ($d)"
+}
+
 # Run COLUMN on the workload fixture FILE to its end, which must be
 # clean (the workload gone, the guest alive); sets $record.
 lca_own_run() {
