@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lcalab-init: PID 1 of a lab guest.
+ * lcalab-init: PID 1 of a lab guest, or the job of a systemd guest.
  *
- * Mounts the pseudo filesystems and the job disk, runs the job's /lab/init
- * as its only child and reaps every orphan (a fork bomb leaves thousands of
- * them to init). When the job ends it writes the end marker to the results
- * channel and reboots; QEMU runs with -no-reboot, so
- * that ends the guest without needing ACPI.
+ * As PID 1 it mounts the pseudo filesystems and the job disk, runs the
+ * job's /lab/init as its only child and reaps every orphan (a fork bomb
+ * leaves thousands of them to init). Under systemd (lab/boot --init
+ * systemd, lcalab-job.service) it mounts only the job disk; systemd reaps.
+ * When the job ends it writes the end marker to the results channel and
+ * reboots at once; QEMU runs with -no-reboot, so that ends the guest
+ * without needing ACPI.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -96,13 +98,15 @@ int main(void)
 	pid_t job = -1;
 	int status = -1;
 
-	mount_one("devtmpfs", "/dev", "devtmpfs", 0);
-	console_stdio();
-	mount_one("proc", "/proc", "proc", 0);
-	mount_one("sysfs", "/sys", "sysfs", 0);
-	mount_one("cgroup2", "/sys/fs/cgroup", "cgroup2", 0);
-	mount_one("tmpfs", "/tmp", "tmpfs", 0);
-	mount_one("tmpfs", "/run", "tmpfs", 0);
+	if (getpid() == 1) {
+		mount_one("devtmpfs", "/dev", "devtmpfs", 0);
+		console_stdio();
+		mount_one("proc", "/proc", "proc", 0);
+		mount_one("sysfs", "/sys", "sysfs", 0);
+		mount_one("cgroup2", "/sys/fs/cgroup", "cgroup2", 0);
+		mount_one("tmpfs", "/tmp", "tmpfs", 0);
+		mount_one("tmpfs", "/run", "tmpfs", 0);
+	}
 	mount_one(JOB_DISK, "/lab", "ext4", MS_RDONLY);
 
 	if (access(JOB_INIT, R_OK) == 0)

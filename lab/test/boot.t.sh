@@ -69,6 +69,37 @@ t_boot_with_swap() {
 	grep -q '^/dev/vdc' "$d/channel.log" || fail "swap is not on /dev/vdc"
 }
 
+# The systemd guest (lab/boot --init systemd): systemd is PID 1, the lab's
+# user is logged in (user@1000.service, lingering), and the desktop's
+# limits are Debian 12's: systemd-oomd running with the drop-ins its
+# package ships (swap kill on -.slice, memory-pressure kill at 50% on
+# user@.service; systemctl shows the limit as a fraction of 2^32) and
+# TasksMax=33% on the user's slice; the job runs to its end as
+# lcalab-job.service.
+t_boot_systemd_guest() {
+	local d b
+	b=$(boot_build)
+	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
+	# shellcheck disable=SC2016 # it expands in the guest
+	boot_guest "$d" --kernel "$b" --init systemd -- 'echo "pid1=$(cat /proc/1/comm)"
+		echo "job=$(cat /proc/self/cgroup)"
+		for u in user@1000.service systemd-oomd.service systemd-logind.service; do
+			echo "$u=$(systemctl is-active $u)"
+		done
+		echo "swap=$(systemctl show -P ManagedOOMSwap -- -.slice)"
+		echo "pressure=$(systemctl show -P ManagedOOMMemoryPressure user@1000.service)"
+		echo "limit=$(systemctl show -P ManagedOOMMemoryPressureLimit user@1000.service)"
+		echo "tasksmax=$(cat /sys/fs/cgroup/user.slice/user-1000.slice/pids.max)"
+		echo "threads_max=$(cat /proc/sys/kernel/threads-max)"'
+	[ "$(cat "$d/rc")" = 0 ] || fail "the systemd guest's boot exited $(cat "$d/rc") ($d)"
+	jq -e '.init == "systemd" and .status == "finished"' "$d/boot.json" >/dev/null || fail "boot.json: $(cat "$d/boot.json")"
+	for want in pid1=systemd job=0::/system.slice/lcalab-job.service user@1000.service=active \
+		systemd-oomd.service=active systemd-logind.service=active swap=kill pressure=kill limit=2147483648; do
+		grep -qxF "$want" "$d/channel.log" || fail "not $want ($d)"
+	done
+	grep -qE '^tasksmax=[0-9]+$' "$d/channel.log" || fail "no TasksMax on the user's slice ($d)"
+}
+
 t_boot_failing_command_is_reported() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
