@@ -75,7 +75,13 @@ def splats($res; $boot):
 def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
   if $panic != "" then ["panic", $panic]
   elif $boot.status == "hung" then
-    ["hung", "no end from the guest within \($boot.timeout) s; QEMU killed"
+    ["hung", (if $boot.hung_by == "stalled"
+              then "the guest stopped running at guest second \($boot.guest_seconds) (its ticker silent); QEMU killed"
+              elif $boot.hung_by == "guest-deadline"
+              then "no end from the guest within \($boot.timeout) guest s; QEMU killed"
+              elif $boot.hung_by == "host-deadline"
+              then "no end from the guest within a last-resort host deadline; QEMU killed"
+              else "no end from the guest within \($boot.timeout) s; QEMU killed" end)
              + (if ($cell.kernel.time_scale // 1) != 1
                 then " (a debug build: deadlines x\($cell.kernel.time_scale))" else "" end)]
   elif $boot.status == "crashed" then
@@ -236,6 +242,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       qemu: $boot.qemu,
       accel: $boot.accel,
       clock: ($boot.clock // "wall"),
+      deadline_clock: (if $boot.clock == "icount" and ($boot | has("guest_seconds")) then "guest" else "host" end),
       guest: {
         mem: $boot.mem, swap: $boot.swap, cpus: $boot.cpus,
         memtotal_kb: $facts.memtotal_kb, swaptotal_kb: $facts.swaptotal_kb

@@ -9,20 +9,30 @@
  * When the job ends it writes the end marker to the results channel and
  * reboots at once; QEMU runs with -no-reboot, so that ends the guest
  * without needing ACPI.
+ *
+ * First it starts the ticker: a child that writes the guest's uptime in
+ * whole seconds to the tick port (ttyS2) every second, so that the host
+ * can hold a guest to a deadline in guest time (lab/boot --icount). It
+ * runs at oom_score_adj -1000 with its memory locked and never forks,
+ * so no bomb and no shortage of memory stops it; only a guest that no
+ * longer runs its processes does.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define JOB_DISK	"/dev/vdb"
 #define JOB_INIT	"/lab/init"
 #define CHANNEL		"/dev/ttyS1"
+#define TICKS		"/dev/ttyS2"
 
 static void say(const char *fmt, const char *arg)
 {
@@ -50,6 +60,30 @@ static void console_stdio(void)
 	dup2(fd, STDERR_FILENO);
 	if (fd > STDERR_FILENO)
 		close(fd);
+}
+
+static void start_ticker(void)
+{
+	struct timespec now, second = { 1, 0 };
+	int fd;
+
+	if (fork() != 0)
+		return;
+	fd = open("/proc/self/oom_score_adj", O_WRONLY);
+	if (fd < 0 || write(fd, "-1000", 5) != 5)
+		say("ticker: oom_score_adj: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		say("ticker: mlockall: %s", strerror(errno));
+	fd = open(TICKS, O_WRONLY | O_NOCTTY);
+	if (fd < 0)
+		_exit(0);
+	for (;;) {
+		clock_gettime(CLOCK_BOOTTIME, &now);
+		dprintf(fd, "%ld\n", (long)now.tv_sec);
+		nanosleep(&second, NULL);
+	}
 }
 
 static pid_t start_job(void)
@@ -108,6 +142,7 @@ int main(void)
 		mount_one("tmpfs", "/run", "tmpfs", 0);
 	}
 	mount_one(JOB_DISK, "/lab", "ext4", MS_RDONLY);
+	start_ticker();
 
 	if (access(JOB_INIT, R_OK) == 0)
 		job = start_job();

@@ -158,6 +158,57 @@ t_smoke_builds() {
 # A survival cell on the instruction-counting clock: one vCPU, QEMU's
 # -icount, and the record says so (compare refuses to set it beside a
 # wall-clock run).
+# Under the instruction-counting clock the deadline is in guest seconds
+# (the guest's ticker, ttyS2): a guest idle in 'sleep' (sleep=off skips
+# idle time) passes 30 guest seconds in a few host seconds and is hung by
+# the guest deadline (until 2026-12-07 the deadline was 30 host seconds).
+t_boot_icount_deadline_is_guest_time() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
+	boot_guest "$d" --kernel "$(boot_build)" --icount "$SURVIVAL_ICOUNT" --timeout 30 -- 'sleep 3600'
+	jq -c '{status, hung_by, wall_seconds, guest_seconds}' "$d/boot.json"
+	[ "$(cat "$d/rc")" = 4 ] || fail "exit status $(cat "$d/rc"), expected 4 (hung)"
+	jq -e '.hung_by == "guest-deadline" and .guest_seconds >= 30 and .wall_seconds < 30' "$d/boot.json" >/dev/null ||
+		fail "not ended by the guest deadline before 30 host seconds: $(cat "$d/boot.json")"
+}
+
+# The deadline is not in host seconds: under the overhead cells' clock
+# (OVERHEAD_ICOUNT, a guest nanosecond per instruction) TCG runs the guest
+# slower than real time, so a job of about 9 guest seconds (300,000 shell
+# iterations) under a 20-guest-second deadline takes more than 20 host
+# seconds, and ends (until 2026-12-07 it was hung at 20 host seconds; a
+# busy host did the same to the survival clock's cells).
+t_boot_icount_deadline_is_not_host_time() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
+	# shellcheck disable=SC2016 # it expands in the guest
+	boot_guest "$d" --kernel "$(boot_build)" --icount "$OVERHEAD_ICOUNT" --timeout 20 -- \
+		'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; echo "job ended at $(cut -d" " -f1 /proc/uptime) guest s"'
+	jq -c '{status, hung_by, wall_seconds, guest_seconds}' "$d/boot.json"
+	[ "$(cat "$d/rc")" = 0 ] || fail "the job did not end: $(jq -c '{status, hung_by, wall_seconds}' "$d/boot.json") ($d)"
+	jq -e '.wall_seconds > 20' "$d/boot.json" >/dev/null ||
+		fail "the job took $(jq .wall_seconds "$d/boot.json") host s: too few to show a host deadline would cut it"
+}
+
+# A guest that stops running (its QEMU stopped) is hung once its ticker
+# has been silent TICK_STALL_S host seconds, long before its deadline.
+t_boot_icount_stalled_guest_is_hung() {
+	local d qemu _
+	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
+	TICK_STALL_S=15 "$LAB_ROOT/lab/boot" --out "$d" --kernel "$(boot_build)" --icount "$SURVIVAL_ICOUNT" \
+		--timeout 600 -- 'while :; do :; done' >"$d/boot.out" 2>&1 &
+	for _ in $(seq 120); do
+		[ -s "$d/ticks.log" ] && break
+		sleep 0.5
+	done
+	qemu=$(pgrep -f "$d/console.log") || fail "no QEMU for $d"
+	kill -STOP "$qemu"
+	wait $! || true
+	jq -c '{status, hung_by, wall_seconds, guest_seconds}' "$d/boot.json"
+	jq -e '.status == "hung" and .hung_by == "stalled" and .wall_seconds < 120' "$d/boot.json" >/dev/null ||
+		fail "not hung by its silent ticker: $(cat "$d/boot.json")"
+}
+
 t_boot_survival_icount_clock() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-icount-XXXX")

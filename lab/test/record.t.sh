@@ -146,6 +146,13 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 			{workload: {kind: "bomb"}, defence: {hook: null}, kernel: {time_scale: 3}}; []) | .[1]')
 	[ "$got" = "no end from the guest within 330 s; QEMU killed (a debug build: deadlines x3)" ] ||
 		fail "a scaled hung run: $got"
+	# under icount the deadline is in guest seconds, and a silent ticker is a hang
+	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
+		[{status: "hung", timeout: 210, hung_by: "guest-deadline", guest_seconds: 214},
+		 {status: "hung", timeout: 210, hung_by: "stalled", guest_seconds: 57}][]
+		| classify(.; null; null; ""; ""; {workload: {kind: "bomb"}, defence: {hook: null}}; []) | join(": ")')
+	[ "$got" = "hung: no end from the guest within 210 guest s; QEMU killed
+hung: the guest stopped running at guest second 57 (its ticker silent); QEMU killed" ] || fail "icount hangs: $got"
 }
 
 # Each lost probe's cause, from the evidence: a kill line names it, an LCA
