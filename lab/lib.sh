@@ -341,15 +341,18 @@ defence_json() {
 
 # Desktop NAME of workloads/desktops.tab, as a cell's JSON.
 desktop_json() {
-	local reg=$LAB_ROOT/workloads/desktops.tab row line name shape browser what
+	local reg=$LAB_ROOT/workloads/desktops.tab row line name shape browser session what
 	row=$(registry_row "$reg" "$1") || usage_error "unknown desktop '$1' ($(where "$reg") has: $(registry_names "$reg"))"
 	line=$(where "$reg" "${row%%$'\t'*}")
-	read -r name shape browser what <<<"${row#*$'\t'}"
-	[ -n "$what" ] || usage_error "$line: a desktop line wants name, shape, browser MB and what it is"
+	read -r name shape browser session what <<<"${row#*$'\t'}"
+	[ -n "$what" ] || usage_error "$line: a desktop line wants name, shape, browser MB, session and what it is"
 	case $shape in flat | article) ;; *) usage_error "$line: unknown shape '$shape' (flat, article)" ;; esac
 	[[ $browser =~ ^[0-9]+$ ]] || usage_error "$line: the browser wants whole MB, not '$browser'"
-	jq -n -c --arg name "$name" --arg shape "$shape" --argjson mb "$browser" --arg what "$what" \
-		'{name: $name, shape: $shape, browser_mb: $mb, what: $what}'
+	case $session in lab | systemd) ;; *) usage_error "$line: unknown session '$session' (lab, systemd)" ;; esac
+	# a lab session is the cell's default: its JSON (and old plans) name none
+	jq -n -c --arg name "$name" --arg shape "$shape" --argjson mb "$browser" --arg session "$session" --arg what "$what" \
+		'{name: $name, shape: $shape, browser_mb: $mb} + if $session == "lab" then {} else {session: $session} end
+		 + {what: $what}'
 }
 
 # The kernel splats in log FILE (workloads/splats.tab names them), as a

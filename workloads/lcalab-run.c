@@ -21,6 +21,9 @@
  *                  which prints the defence's evidence as one JSON object
  *     -P PARAM     the hook's parameter
  *     -u UID       the unprivileged user [1000]
+ *     -g CGROUP    the lab's cgroup, where it makes desktop/ and workload/
+ *                  [/sys/fs/cgroup/lcalab]; in a systemd guest, one under
+ *                  the user's manager (user@1000.service/app.slice/...)
  *     -U KEY=N     end the run once KEY reached N (KEY: oom_kills, lca_decisions,
  *                  lca_killed): a test of the mechanism, which then needs no
  *                  deadline's worth of bomb; the record is inconclusive about
@@ -92,8 +95,9 @@
 #define LAB		"/lab"
 #define RUNDIR		"/run/lcalab"
 #define CGROOT		"/sys/fs/cgroup"
-#define CG		CGROOT "/lcalab"
 #define SAMPLE_NS	100000000	/* 10 Hz */
+#define CG_MAX		200		/* the longest -g */
+#define CG_PATH		(CG_MAX + 64)	/* a file in it */
 #define MAX_EVENTS	4096
 #define MAX_KILL_TIMES	64
 /* Written to the kernel log when the workload starts: events are timed from it. */
@@ -289,6 +293,16 @@ static void run_daemon(struct run *r, const char *unused)
 	execl(LAB "/bin/probe", "probe", RUNDIR, "daemon", (char *)NULL);
 }
 
+/* The lab's cgroup (-g). */
+static const char *cg = CGROOT "/lcalab";
+
+/* @leaf in the lab's cgroup, written into @buf (CG_PATH bytes). */
+static const char *cg_file(char *buf, const char *leaf)
+{
+	snprintf(buf, CG_PATH, "%s%s", cg, leaf);
+	return buf;
+}
+
 /*
  * The login shell: builds the desktop (-D) around the terminal shell, which
  * waits for the go file, moves a child into the workload cgroup, execs the
@@ -297,10 +311,10 @@ static void run_daemon(struct run *r, const char *unused)
  */
 static void run_login(struct run *r, const char *cmd)
 {
-	char pid[32];
+	char pid[32], path[CG_PATH];
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
-	write_file(CG "/desktop/cgroup.procs", "%s", pid);
+	write_file(cg_file(path, "/desktop/cgroup.procs"), "%s", pid);
 	become_user(r);
 	execl("/bin/bash", "bash", "-c", cmd, (char *)NULL);
 }
@@ -325,10 +339,10 @@ static void write_terminal_script(void)
 {
 	write_file(TERMINAL_SH, "echo $$ >" RUNDIR "/terminal.pid\n"
 		   "until [ -e " RUNDIR "/go ]; do sleep 0.05; done\n"
-		   "(echo $BASHPID >" CG "/workload/cgroup.procs &&\n"
+		   "(echo $BASHPID >%s/workload/cgroup.procs &&\n"
 		   " echo $BASHPID >" RUNDIR "/workload.pid && exec \"$@\")\n"
 		   "echo $? >" RUNDIR "/workload.status\n"
-		   "exec sleep infinity\n");
+		   "exec sleep infinity\n", cg);
 }
 
 /*
@@ -399,7 +413,7 @@ static pid_t fork_retrying(void)
  */
 static int run_hook(const struct run *r, const char *step, char *out, size_t size)
 {
-	char terminal[32], uid[32];
+	char terminal[32], uid[32], path[CG_PATH];
 	int pipefd[2] = { -1, -1 }, status;
 	size_t len = 0;
 	ssize_t n;
@@ -423,8 +437,8 @@ static int run_hook(const struct run *r, const char *step, char *out, size_t siz
 		sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 });
 		if (out && dup2(pipefd[1], STDOUT_FILENO) < 0)
 			_exit(127);
-		setenv("LCALAB_CGROUP", CG "/workload", 1);
-		setenv("LCALAB_CGROUP_PARENT", CG, 1);
+		setenv("LCALAB_CGROUP", cg_file(path, "/workload"), 1);
+		setenv("LCALAB_CGROUP_PARENT", cg, 1);
 		setenv("LCALAB_RUNDIR", RUNDIR, 1);
 		setenv("LCALAB_TERMINAL_PID", terminal, 1);
 		setenv("LCALAB_UID", uid, 1);
@@ -478,19 +492,37 @@ static void set_sysctls(const struct run *r)
 	}
 }
 
+/* The pids controller in each cgroup from the root down to the lab's. */
+static void enable_pids(void)
+{
+	char path[CG_PATH];
+	const char *slash = cg + strlen(CGROOT);
+	int len;
+
+	do {
+		slash = strchr(slash + 1, '/');
+		len = slash ? (int)(slash - cg) : (int)strlen(cg);
+		snprintf(path, sizeof(path), "%.*s", len, cg);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%.*s/cgroup.subtree_control", len, cg);
+		write_file(path, "+pids");
+	} while (slash);
+}
+
 static void setup_cgroups(struct run *r)
 {
-	mkdir(CG, 0755);
-	mkdir(CG "/desktop", 0755);
-	mkdir(CG "/workload", 0755);
+	char path[CG_PATH];
+
 	write_file(CGROOT "/cgroup.subtree_control", "+pids");
-	write_file(CG "/cgroup.subtree_control", "+pids");
+	enable_pids();
+	mkdir(cg_file(path, "/desktop"), 0755);
+	mkdir(cg_file(path, "/workload"), 0755);
 	/* the user moves its own child from desktop to workload */
-	if (chown(CG "/cgroup.procs", r->uid, r->uid) ||
-	    chown(CG "/desktop/cgroup.procs", r->uid, r->uid) ||
-	    chown(CG "/workload/cgroup.procs", r->uid, r->uid))
+	if (chown(cg_file(path, "/cgroup.procs"), r->uid, r->uid) ||
+	    chown(cg_file(path, "/desktop/cgroup.procs"), r->uid, r->uid) ||
+	    chown(cg_file(path, "/workload/cgroup.procs"), r->uid, r->uid))
 		die("cannot delegate the cgroups: %s", strerror(errno));
-	r->fd_cgpids = open_ro(CG "/workload/pids.current");
+	r->fd_cgpids = open_ro(cg_file(path, "/workload/pids.current"));
 }
 
 /* The parent of @pid (field 4 of /proc/PID/stat), or -1. */
@@ -784,7 +816,9 @@ static void watch(struct run *r)
  */
 static void kill_workload(void)
 {
-	write_file(CG "/workload/cgroup.kill", "1");
+	char path[CG_PATH];
+
+	write_file(cg_file(path, "/workload/cgroup.kill"), "1");
 }
 
 /* The longest heartbeat gap of a probe during the workload phase. */
@@ -839,8 +873,10 @@ static void print_settings(const struct run *r)
 		printf(i ? "," : "");
 		json_str(r->sysctls[i]);
 	}
-	printf("],\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"desktop_shape\":\"%s\",\"uid\":%d,\"hook\":",
+	printf("],\"swaptotal_kb\":%ld,\"browser_mb\":%d,\"desktop_shape\":\"%s\",\"uid\":%d,\"cgroup\":",
 	       field(meminfo, "SwapTotal"), r->browser_mb, r->article ? "article" : "flat", r->uid);
+	json_str(cg);
+	printf(",\"hook\":");
 	json_str_or_null(r->hook);
 	printf(",\"until\":");
 	json_str_or_null(r->until);
@@ -972,7 +1008,7 @@ static void parse(struct run *r, int argc, char **argv)
 	*r = (struct run){ .deadline = -1, .quiet = -1, .browser_mb = -1, .uid = 1000,
 			   .min_memavail = -1, .min_swapfree = -1, .workload_root_alive = true,
 			   .kmsg_t0_us = -1 };
-	while ((opt = getopt(argc, argv, "+t:q:T:n:s:m:D:u:U:H:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "+t:q:T:n:s:m:D:u:U:H:P:g:")) != -1) {
 		switch (opt) {
 		case 't':
 			r->deadline = number(optarg, 't');
@@ -1016,6 +1052,15 @@ static void parse(struct run *r, int argc, char **argv)
 			break;
 		case 'P':
 			r->hook_param = optarg;
+			break;
+		case 'g':
+			if (strncmp(optarg, CGROOT "/", strlen(CGROOT) + 1) || strlen(optarg) > CG_MAX ||
+			    strstr(optarg, "/.") || optarg[strlen(optarg) - 1] == '/') {
+				fprintf(stderr, "lcalab-run: -g wants a cgroup under " CGROOT
+					" (at most %d characters), not '%s'\n", CG_MAX, optarg);
+				exit(2);
+			}
+			cg = optarg;
 			break;
 		default:
 			usage();

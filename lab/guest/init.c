@@ -13,12 +13,14 @@
  * First it starts the ticker: a child that writes the guest's uptime in
  * whole seconds to the tick port (ttyS2) every second, so that the host
  * can hold a guest to a deadline in guest time (lab/boot --icount). It
- * runs at oom_score_adj -1000 with its memory locked and never forks,
- * so no bomb and no shortage of memory stops it; only a guest that no
- * longer runs its processes does.
+ * runs at oom_score_adj -1000, under SCHED_FIFO above the driver's
+ * sampler, with its memory locked, and never forks, so no bomb and no
+ * shortage of memory stops it; only a guest that no longer runs its
+ * processes does.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -76,6 +78,8 @@ static void start_ticker(void)
 		close(fd);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		say("ticker: mlockall: %s", strerror(errno));
+	if (sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ .sched_priority = 60 }))
+		say("ticker: SCHED_FIFO: %s", strerror(errno));
 	fd = open(TICKS, O_WRONLY | O_NOCTTY);
 	if (fd < 0)
 		_exit(0);

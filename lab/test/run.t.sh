@@ -343,6 +343,41 @@ t_boot_defence_oomd_acts() {
 		>/dev/null || fail "systemd-oomd did not kill the workload's cgroup ($cell)"
 }
 
+# A systemd desktop (debian12-nobig) runs in the lab's user's session:
+# systemd is PID 1, the driver's cgroups are under user@1000.service's
+# app.slice (SYSTEMD_SESSION_CGROUP), so the user slice's TasksMax (33%)
+# bounds the bomb: folkert stops at about 600 tasks with no OOM kill.
+t_boot_systemd_desktop_is_in_the_session() {
+	local d
+	d=$(mktemp -d "$LAB_BUILD/boots/test-systemd-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 60 --desktop debian12-nobig lca off folkert "$d" >"$d/out.json" ||
+		fail "run-cell failed ($d)"
+	jq -c '{outcome, outcome_reason, oom_kills, peak_workload_tasks, desktop}' "$d/out.json"
+	jq -e '.init == "systemd"' "$d/boot.json" >/dev/null || fail "not a systemd guest ($d)"
+	grep '"type":"settings"' "$d/channel.log" | jq -e --arg cg "$SYSTEMD_SESSION_CGROUP" '.cgroup == $cg' \
+		>/dev/null || fail "the desktop is not in $SYSTEMD_SESSION_CGROUP ($d)"
+	jq -e '.outcome != "lab-error" and .outcome != "hung" and .desktop == "debian12-nobig"' "$d/out.json" \
+		>/dev/null || fail "the cell ended $(jq -r '.outcome + ": " + .outcome_reason' "$d/out.json") ($d)"
+	# 33% of the guest's 1,844 threads-max, counted over the whole session
+	jq -e '.peak_workload_tasks <= 608' "$d/out.json" >/dev/null ||
+		fail "the bomb grew past the user slice's TasksMax: $(jq .peak_workload_tasks "$d/out.json") tasks ($d)"
+}
+
+# systemd-oomd as a Debian 12 desktop runs it: in the systemd guest, no
+# stand-in for PID 1; a leak with swap in the user's session is killed by
+# oomd (its swap rule on -.slice or its pressure rule on user@1000.service).
+t_boot_defence_oomd_in_session_acts() {
+	local cell
+	cell=$(mktemp -d "$LAB_BUILD/boots/test-oomd-session-XXXX")
+	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence oomd --desktop debian12-nobig lca-off on leak "$cell" \
+		>"$cell/out.json" || fail "run-cell failed ($cell)"
+	jq -c '{outcome, defence, acted, defence_evidence, oom_kills, t_end_s}' "$cell/out.json"
+	grep -o "systemd-oomd: .*" "$cell/console.log" || true
+	jq -e '.defence_evidence.oomd_running == true and .defence_evidence.oomd_workload_kills > 0
+		and (.acted | index("systemd-oomd"))' "$cell/out.json" >/dev/null ||
+		fail "systemd-oomd did not kill the workload's cgroup in the session ($cell)"
+}
+
 # The article's desktop is the tree lcalab-run documents: the session
 # manager parents the editor, the browser and the terminal emulator, which
 # parents the terminal shell that started the workload.
