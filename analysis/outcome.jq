@@ -122,12 +122,14 @@ def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
     end;
 
 # Who acted on the workload, from a record's evidence: the kernel's OOM
-# killer, LCA decisions that killed, and the defence, by its label, when
-# its acted rule (workloads/defences.tab, carried in the record's cell)
-# holds; the rule is the argument.
+# killer, LCA decisions that killed, a systemd session's TasksMax when it
+# refused the workload's forks, and the defence, by its label, when its
+# acted rule (workloads/defences.tab, carried in the record's cell) holds;
+# the rule is the argument.
 def acted(defence_acted):
   [ (if (.oom_kills // 0) > 0 then "oom-killer" else empty end),
     (if (.lca_killed // 0) > 0 then "lca" else empty end),
+    (if .cell.desktop.session == "systemd" and (.fork_refusals // 0) > 0 then "TasksMax" else empty end),
     (if .defence_evidence != null and (try defence_acted catch false) == true
      then .cell.defence.label else empty end) ];
 
@@ -269,6 +271,7 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       t_first_subtree_s: (first(($res.lca_decisions // [])[] | select(.killed > 0) | .t) // null),
       lca_decisions: ($res.lca_decisions // []),
       lca_killed: ($res.lca_killed // 0),
+      fork_refusals: $res.fork_refusals,
       probes_lost: (($res.probes // []) | map(select(.alive | not) | .name) - ["terminal"]),
       terminal_lost: (($res.probes // []) | any(.name == "terminal" and (.alive | not))),
       probe_max_gap_ms: (($res.probes // []) | map(select(.max_gap_ms != null) | {(.name): .max_gap_ms}) | add),

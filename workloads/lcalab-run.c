@@ -148,7 +148,7 @@ struct run {
 	enum { UNTIL_OOM_KILLS, UNTIL_LCA_DECISIONS, UNTIL_LCA_KILLED } until_key;
 	long until_n;
 
-	int fd_loadavg, fd_meminfo, fd_vmstat, fd_cgpids, fd_kmsg;
+	int fd_loadavg, fd_meminfo, fd_vmstat, fd_cgpids, fd_cgevents, fd_kmsg;
 	struct probe probes[NPROBES];
 	pid_t workload_pid;
 	int workload_pidfd;
@@ -523,6 +523,7 @@ static void setup_cgroups(struct run *r)
 	    chown(cg_file(path, "/workload/cgroup.procs"), r->uid, r->uid))
 		die("cannot delegate the cgroups: %s", strerror(errno));
 	r->fd_cgpids = open_ro(cg_file(path, "/workload/pids.current"));
+	r->fd_cgevents = open_ro(cg_file(path, "/workload/pids.events"));
 }
 
 /* The parent of @pid (field 4 of /proc/PID/stat), or -1. */
@@ -898,6 +899,19 @@ static void print_timeline(const struct run *r)
 	}
 }
 
+/*
+ * The workload's forks refused at a pids limit: its cgroup's own (the pids
+ * defence) or an ancestor's (a systemd session's TasksMax); the kernel
+ * counts them in the forking task's cgroup.
+ */
+static long fork_refusals(const struct run *r)
+{
+	char buf[128];
+
+	read_fd(r->fd_cgevents, buf, sizeof(buf));
+	return field(buf, "max");
+}
+
 static void print_result(const struct run *r)
 {
 	const struct sample *last = &r->samples[r->nsamples - 1];
@@ -929,7 +943,7 @@ static void print_result(const struct run *r)
 		printf("%s{\"t\":%.2f,\"victim\":%d,\"prev\":%d,\"lca\":%d,\"killed\":%u,\"anchor\":%d}",
 		       i ? "," : "", e->t, e->victim, e->prev, e->lca, e->killed, e->anchor);
 	}
-	printf("],\"lca_killed\":%lu,\"probes\":[", r->lca_killed);
+	printf("],\"lca_killed\":%lu,\"fork_refusals\":%ld,\"probes\":[", r->lca_killed, fork_refusals(r));
 	for (i = 0; i < NPROBES; i++) {
 		const struct probe *p = &r->probes[i];
 

@@ -155,6 +155,21 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 hung: the guest stopped running at guest second 57 (its ticker silent); QEMU killed" ] || fail "icount hangs: $got"
 }
 
+# A systemd session's TasksMax acts when it refuses the workload's forks
+# (fork_refusals, the workload cgroup's pids.events max): in a systemd
+# desktop only, and not when nothing was refused.
+t_unit_session_tasksmax_acted() {
+	local got
+	got=$(jq -n -c -L "$LAB_ROOT/analysis" 'include "outcome";
+		[{s: "systemd", n: 12}, {s: "systemd", n: 0}, {s: null, n: 12}, {s: "systemd", n: null}][]
+		| {cell: {desktop: {session: .s}, defence: {label: "-"}}, fork_refusals: .n, defence_evidence: null}
+		| acted(false)')
+	[ "$got" = '["TasksMax"]
+[]
+[]
+[]' ] || fail "acted: $got"
+}
+
 # Each lost probe's cause, from the evidence: a kill line names it, an LCA
 # decision killed its ancestor's subtree, only a defence acted, or unknown.
 t_unit_probe_deaths_name_their_cause() {

@@ -346,7 +346,8 @@ t_boot_defence_oomd_acts() {
 # A systemd desktop (debian12-nobig) runs in the lab's user's session:
 # systemd is PID 1, the driver's cgroups are under user@1000.service's
 # app.slice (SYSTEMD_SESSION_CGROUP), so the user slice's TasksMax (33%)
-# bounds the bomb: folkert stops at about 600 tasks with no OOM kill.
+# bounds the bomb: folkert stops at about 600 tasks with no OOM kill, its
+# forks refused (fork_refusals), and TasksMax is what acted.
 t_boot_systemd_desktop_is_in_the_session() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-systemd-XXXX")
@@ -361,6 +362,8 @@ t_boot_systemd_desktop_is_in_the_session() {
 	# 33% of the guest's 1,844 threads-max, counted over the whole session
 	jq -e '.peak_workload_tasks <= 608' "$d/out.json" >/dev/null ||
 		fail "the bomb grew past the user slice's TasksMax: $(jq .peak_workload_tasks "$d/out.json") tasks ($d)"
+	jq -e '.fork_refusals > 0 and (.acted | index("TasksMax"))' "$d/out.json" >/dev/null ||
+		fail "TasksMax did not act: $(jq -c '{fork_refusals, acted}' "$d/out.json") ($d)"
 }
 
 # systemd-oomd as a Debian 12 desktop runs it: in the systemd guest, no
