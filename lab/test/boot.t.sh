@@ -174,19 +174,19 @@ t_boot_icount_deadline_is_guest_time() {
 
 # The deadline is not in host seconds: under the overhead cells' clock
 # (OVERHEAD_ICOUNT, a guest nanosecond per instruction) TCG runs the guest
-# slower than real time, so a job of about 9 guest seconds (300,000 shell
-# iterations) under a 20-guest-second deadline takes more than 20 host
-# seconds, and ends (until 2026-12-07 it was hung at 20 host seconds; a
+# slower than real time, so a job of about 5 guest seconds (150,000 shell
+# iterations) under a 10-guest-second deadline takes more than 10 host
+# seconds, and ends (until 2026-12-07 it was hung at 10 host seconds; a
 # busy host did the same to the survival clock's cells).
 t_boot_icount_deadline_is_not_host_time() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
 	# shellcheck disable=SC2016 # it expands in the guest
-	boot_guest "$d" --kernel "$(boot_build)" --icount "$OVERHEAD_ICOUNT" --timeout 20 -- \
-		'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; echo "job ended at $(cut -d" " -f1 /proc/uptime) guest s"'
+	boot_guest "$d" --kernel "$(boot_build)" --icount "$OVERHEAD_ICOUNT" --timeout 10 -- \
+		'i=0; while [ $i -lt 150000 ]; do i=$((i + 1)); done; echo "job ended at $(cut -d" " -f1 /proc/uptime) guest s"'
 	jq -c '{status, hung_by, wall_seconds, guest_seconds}' "$d/boot.json"
 	[ "$(cat "$d/rc")" = 0 ] || fail "the job did not end: $(jq -c '{status, hung_by, wall_seconds}' "$d/boot.json") ($d)"
-	jq -e '.wall_seconds > 20' "$d/boot.json" >/dev/null ||
+	jq -e '.wall_seconds > 10' "$d/boot.json" >/dev/null ||
 		fail "the job took $(jq .wall_seconds "$d/boot.json") host s: too few to show a host deadline would cut it"
 }
 

@@ -351,7 +351,7 @@ t_boot_defence_oomd_acts() {
 t_boot_systemd_desktop_is_in_the_session() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-systemd-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 60 --desktop debian12-nobig lca off folkert "$d" >"$d/out.json" ||
+	"$LAB_ROOT/lab/run-cell" --deadline 30 --desktop debian12-nobig lca off folkert "$d" >"$d/out.json" ||
 		fail "run-cell failed ($d)"
 	jq -c '{outcome, outcome_reason, oom_kills, peak_workload_tasks, desktop}' "$d/out.json"
 	jq -e '.init == "systemd"' "$d/boot.json" >/dev/null || fail "not a systemd guest ($d)"
