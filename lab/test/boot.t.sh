@@ -71,11 +71,13 @@ t_boot_with_swap() {
 
 # The systemd guest (lab/boot --init systemd): systemd is PID 1, the lab's
 # user is logged in (user@1000.service, lingering), and the desktop's
-# limits are Debian 12's: systemd-oomd running with the drop-ins its
-# package ships (swap kill on -.slice, memory-pressure kill at 50% on
-# user@.service; systemctl shows the limit as a fraction of 2^32) and
-# TasksMax=33% on the user's slice; the job runs to its end as
-# lcalab-job.service.
+# limits are Debian 12's: TasksMax=33% on the user's slice, and
+# systemd-oomd's drop-ins as its package ships them (swap kill on
+# -.slice, memory-pressure kill at 50% on user@.service; systemctl shows
+# the limit as a fraction of 2^32); the job runs to its end as
+# lcalab-job.service. No defence's daemon runs unless the cell names it
+# (until 2026-12-06 earlyoom, nohang and systemd-oomd all ran in every
+# systemd cell, and earlyoom's SIGTERM raced oomd's kill).
 t_boot_systemd_guest() {
 	local d b
 	b=$(boot_build)
@@ -83,7 +85,8 @@ t_boot_systemd_guest() {
 	# shellcheck disable=SC2016 # it expands in the guest
 	boot_guest "$d" --kernel "$b" --init systemd -- 'echo "pid1=$(cat /proc/1/comm)"
 		echo "job=$(cat /proc/self/cgroup)"
-		for u in user@1000.service systemd-oomd.service systemd-logind.service; do
+		for u in user@1000.service systemd-logind.service systemd-oomd.service earlyoom.service \
+			nohang.service nohang-desktop.service; do
 			echo "$u=$(systemctl is-active $u)"
 		done
 		echo "swap=$(systemctl show -P ManagedOOMSwap -- -.slice)"
@@ -94,7 +97,8 @@ t_boot_systemd_guest() {
 	[ "$(cat "$d/rc")" = 0 ] || fail "the systemd guest's boot exited $(cat "$d/rc") ($d)"
 	jq -e '.init == "systemd" and .status == "finished"' "$d/boot.json" >/dev/null || fail "boot.json: $(cat "$d/boot.json")"
 	for want in pid1=systemd job=0::/system.slice/lcalab-job.service user@1000.service=active \
-		systemd-oomd.service=active systemd-logind.service=active swap=kill pressure=kill limit=2147483648; do
+		systemd-logind.service=active systemd-oomd.service=inactive earlyoom.service=inactive \
+		nohang.service=inactive nohang-desktop.service=inactive swap=kill pressure=kill limit=2147483648; do
 		grep -qxF "$want" "$d/channel.log" || fail "not $want ($d)"
 	done
 	grep -qE '^tasksmax=[0-9]+$' "$d/channel.log" || fail "no TasksMax on the user's slice ($d)"

@@ -191,6 +191,25 @@ t_lca_climb_three_decisions() {
 	done
 }
 
+# Members of a killed subtree are OOM victims, as the victim is (2005 gave
+# each TIF_MEMDIE): the same climb on the debug build, whose tracer
+# records each mark_victim. The three victims and the two members (b, then
+# a) must each be marked once; until 2026-12-06 only the victims were, and
+# a bomb's killed members thrashed without the reserves or the oom_reaper
+# (an `a` cell on lca-2005 stalled with 930 of them unexited).
+t_lca_subtree_members_are_victims() {
+	local d marked
+	d=$(boot_on lca-debug -- 'mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null || true
+		echo 1 >/sys/kernel/tracing/events/oom/mark_victim/enable
+		echo 1 >/proc/sys/vm/oom_kill_lca
+		echo 60000 >/proc/sys/vm/oom_kill_lca_window_ms
+		/lab/bin/climb
+		sed -n "s/.*mark_victim: pid=[0-9]* comm=\([^ ]*\) .*/marked=\1/p" /sys/kernel/tracing/trace')
+	grep -E '^marked=|"step":3' "$d/channel.log" || true
+	marked=$(sed -n 's/^marked=//p' "$d/channel.log" | sort | xargs)
+	[ "$marked" = "a b fat1 fat2 fat3" ] || fail "marked OOM victims: '$marked', expected 'a b fat1 fat2 fat3' ($d)"
+}
+
 # Rule 0 is the stock policy, whatever the score knob says: workloads/victims
 # (solo 32 MB; pa 28 MB with four 16 MB children) and three SysRq-f take
 # solo, pa, then a child on stock (t_stock_victims_order), and the same on

@@ -368,7 +368,10 @@ t_boot_systemd_desktop_is_in_the_session() {
 
 # systemd-oomd as a Debian 12 desktop runs it: in the systemd guest, no
 # stand-in for PID 1; a leak with swap in the user's session is killed by
-# oomd (its swap rule on -.slice or its pressure rule on user@1000.service).
+# oomd (its swap rule on -.slice or its pressure rule on user@1000.service),
+# which started with swap on. Nothing else acted: until 2026-12-06
+# earlyoom also ran at boot, and in one run of make test its SIGTERM
+# ended each leak before oomd acted ("inconclusive").
 t_boot_defence_oomd_in_session_acts() {
 	local cell
 	cell=$(mktemp -d "$LAB_BUILD/boots/test-oomd-session-XXXX")
@@ -379,6 +382,8 @@ t_boot_defence_oomd_in_session_acts() {
 	jq -e '.defence_evidence.oomd_running == true and .defence_evidence.oomd_workload_kills > 0
 		and (.acted | index("systemd-oomd"))' "$cell/out.json" >/dev/null ||
 		fail "systemd-oomd did not kill the workload's cgroup in the session ($cell)"
+	! grep -q 'systemd-oomd: No swap' "$cell/console.log" || fail "systemd-oomd started without swap ($cell)"
+	! grep -q '^Terminated' "$cell/console.log" || fail "something sent the leak SIGTERM ($cell)"
 }
 
 # The article's desktop is the tree lcalab-run documents: the session

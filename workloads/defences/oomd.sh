@@ -2,9 +2,9 @@
 # Defence hook: Debian's systemd-oomd (252) with its defaults: swap kill on
 # the root cgroup, and memory-pressure kill (50% for 20 s) on
 # user@1000.service. In a systemd guest (a desktop whose session is
-# systemd) oomd runs as the system started it, and the desktop is in the
-# user's session: the hook only checks that it runs and lets it read
-# memory down to the lab's cgroup. Under lcalab-init, /lab/bin/oomd-pid1
+# systemd) the hook starts systemd-oomd.service, as a desktop that ships
+# it starts it at boot, with swap already on, lets it read memory down to
+# the lab's cgroup, and the desktop is in the user's session. Under lcalab-init, /lab/bin/oomd-pid1
 # answers oomd's subscription as PID 1 would, and the lab's session cgroup
 # plays user@1000.service. The evidence is its "Killed CGROUP due to ..."
 # log lines (one per cgroup it killed), how many of them named the
@@ -31,8 +31,12 @@ enable_memory() {
 case $1 in
 apply)
 	if under_systemd; then
-		systemctl is-active -q systemd-oomd || { echo "oomd.sh: systemd-oomd is not running" >&2; exit 1; }
 		enable_memory
+		# the rootfs masks it (lab.conf GUEST_UNITS_OFF); unmask reloads systemd
+		if ! systemctl unmask -q systemd-oomd.service systemd-oomd.socket || ! systemctl start systemd-oomd; then
+			echo "oomd.sh: systemd-oomd did not start" >&2
+			exit 1
+		fi
 		exit 0
 	fi
 	# oomd reads the memory.* files of every cgroup under the ones it watches
