@@ -163,24 +163,43 @@ t_smoke_builds() {
 # -icount, and the record says so (compare refuses to set it beside a
 # wall-clock run).
 # Under the instruction-counting clock the deadline is in guest seconds
-# (the guest's ticker, ttyS2): a guest idle in 'sleep' (sleep=off skips
-# idle time) passes 30 guest seconds in a few host seconds and is hung by
-# the guest deadline (until 2026-12-07 the deadline was 30 host seconds).
+# (the guest's ticker, ttyS2): a guest idle in 'sleep' under sleep=off
+# (idle time skipped) passes 30 guest seconds in a few host seconds and is
+# hung by the guest deadline (until 2026-12-06 the deadline was 30 host
+# seconds).
 t_boot_icount_deadline_is_guest_time() {
 	local d
 	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
-	boot_guest "$d" --kernel "$(boot_build)" --icount "$SURVIVAL_ICOUNT" --timeout 30 -- 'sleep 3600'
+	boot_guest "$d" --kernel "$(boot_build)" --icount shift=2,sleep=off --timeout 30 -- 'sleep 3600'
 	jq -c '{status, hung_by, wall_seconds, guest_seconds}' "$d/boot.json"
 	[ "$(cat "$d/rc")" = 4 ] || fail "exit status $(cat "$d/rc"), expected 4 (hung)"
 	jq -e '.hung_by == "guest-deadline" and .guest_seconds >= 30 and .wall_seconds < 30' "$d/boot.json" >/dev/null ||
 		fail "not ended by the guest deadline before 30 host seconds: $(cat "$d/boot.json")"
 }
 
+# On the survival clock an idle guest's time passes at the host's pace
+# (SURVIVAL_ICOUNT's sleep=on): 10 s of 'sleep' take 10 s of the host's
+# time, which the guest reads from its RTC (QEMU drives it from the host's
+# clock). Under sleep=off (until 2026-12-06) they took 2 host seconds, and
+# a guest waiting for a loaded host's disk ran up to 47 guest seconds per
+# host second (session 21's note).
+t_boot_icount_idle_guest_keeps_host_pace() {
+	local d host_s
+	d=$(mktemp -d "$LAB_BUILD/boots/test-XXXX")
+	# shellcheck disable=SC2016 # it expands in the guest
+	boot_guest "$d" --kernel "$(boot_build)" --icount "$SURVIVAL_ICOUNT" --timeout 60 -- \
+		'rtc() { cat /sys/class/rtc/rtc0/since_epoch; }; a=$(rtc); sleep 10; echo "host_s=$(($(rtc) - a))"'
+	[ "$(cat "$d/rc")" = 0 ] || fail "the boot exited $(cat "$d/rc") ($d)"
+	host_s=$(sed -n 's/^host_s=//p' "$d/channel.log")
+	echo "10 guest seconds of sleep took $host_s host seconds"
+	[ "${host_s:-0}" -ge 9 ] || fail "10 s of an idle guest took ${host_s:-no} host seconds ($d)"
+}
+
 # The deadline is not in host seconds: under the overhead cells' clock
 # (OVERHEAD_ICOUNT, a guest nanosecond per instruction) TCG runs the guest
 # slower than real time, so a job of about 5 guest seconds (150,000 shell
 # iterations) under a 10-guest-second deadline takes more than 10 host
-# seconds, and ends (until 2026-12-07 it was hung at 10 host seconds; a
+# seconds, and ends (until 2026-12-06 it was hung at 10 host seconds; a
 # busy host did the same to the survival clock's cells).
 t_boot_icount_deadline_is_not_host_time() {
 	local d
