@@ -309,12 +309,13 @@ t_boot_defence_earlyoom_runs() {
 		fail "earlyoom did not run"
 }
 
-# A leak with swap beside DEFENCE on lca-off, to its end: prints the
-# record's summary and the defence's console lines (LABEL: ...); sets
-# $cell to the cell's directory.
+# A leak with swap beside DEFENCE on lca-off, to its end, with run-cell's
+# OPTIONs if any: prints the record's summary and the defence's console
+# lines (LABEL: ...); sets $cell to the cell's directory.
+#   leak_with_swap_beside DEFENCE LABEL [OPTION...]
 leak_with_swap_beside() {
 	cell=$(mktemp -d "$LAB_BUILD/boots/test-$1-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence "$1" lca-off on leak "$cell" >"$cell/out.json" ||
+	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence "$1" "${@:3}" lca-off on leak "$cell" >"$cell/out.json" ||
 		fail "run-cell failed ($cell)"
 	jq -c '{outcome, defence, acted, defence_evidence, oom_kills, t_end_s}' "$cell/out.json"
 	grep -o "$2: .*" "$cell/console.log" || true
@@ -374,11 +375,7 @@ t_boot_systemd_desktop_is_in_the_session() {
 # ended each leak before oomd acted ("inconclusive").
 t_boot_defence_oomd_in_session_acts() {
 	local cell
-	cell=$(mktemp -d "$LAB_BUILD/boots/test-oomd-session-XXXX")
-	"$LAB_ROOT/lab/run-cell" --deadline 120 --defence oomd --desktop debian12-nobig lca-off on leak "$cell" \
-		>"$cell/out.json" || fail "run-cell failed ($cell)"
-	jq -c '{outcome, defence, acted, defence_evidence, oom_kills, t_end_s}' "$cell/out.json"
-	grep -o "systemd-oomd: .*" "$cell/console.log" || true
+	leak_with_swap_beside oomd systemd-oomd --desktop debian12-nobig
 	jq -e '.defence_evidence.oomd_running == true and .defence_evidence.oomd_workload_kills > 0
 		and (.acted | index("systemd-oomd"))' "$cell/out.json" >/dev/null ||
 		fail "systemd-oomd did not kill the workload's cgroup in the session ($cell)"
