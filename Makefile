@@ -6,12 +6,12 @@ SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := all
 
-LAB_BUILD := $(shell lab/conf LAB_BUILD)
-VARIANTS := $(shell lab/conf VARIANTS)
-KNOWN_VARIANTS := $(shell lab/conf KNOWN_VARIANTS)
-TEST_BUILDS := $(shell lab/conf TEST_BUILDS)
-LINUX_SOURCE := $(shell lab/conf LINUX_SOURCE)
-OTHER_LINES := $(filter-out $(LINUX_SOURCE),$(shell lab/conf LINUX_LINES))
+# lab.conf's values, read in one call (lab/conf --make: spaces as $(sp))
+empty :=
+sp := $(empty) $(empty)
+$(foreach a,$(shell lab/conf --make LAB_BUILD VARIANTS KNOWN_VARIANTS TEST_BUILDS LINUX_SOURCE \
+	LINUX_LINES GUEST_CFLAGS),$(eval $(a)))
+OTHER_LINES := $(filter-out $(LINUX_SOURCE),$(LINUX_LINES))
 # every build: each variant on the default line, and VARIANT@LINE on the others
 BUILDS := $(KNOWN_VARIANTS) $(foreach l,$(OTHER_LINES),$(addsuffix @$(l),$(KNOWN_VARIANTS)))
 LINE ?= $(LINUX_SOURCE)
@@ -19,7 +19,6 @@ export LAB_BUILD
 
 GUEST_SRC := $(wildcard workloads/*.c)
 GUEST_BIN := $(patsubst workloads/%.c,$(LAB_BUILD)/guest-bin/%,$(GUEST_SRC))
-GUEST_CFLAGS := $(shell lab/conf GUEST_CFLAGS)
 
 KERNEL ?= stock
 SWAP_SIZE ?= 0

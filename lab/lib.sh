@@ -104,11 +104,6 @@ registry_names() {
 	registry_rows "$1" | awk -F'\t' '{ split($2, f, " "); print f[1] }' | xargs
 }
 
-# "LINE<TAB>row" of NAME in registry $1; fails when there is none.
-registry_row() {
-	registry_rows "$1" | awk -F'\t' -v n="$2" '{ split($2, f, " ") } f[1] == n { print; found = 1; exit } END { exit !found }'
-}
-
 # The registry's path as a user sees it, with the line when there is one:
 # workloads/workloads.tab:7
 where() {
@@ -167,81 +162,29 @@ build_series_hash() {
 	hash_files "$LAB_ROOT/kernel-patch/$(build_line "$1")/series" $patches | sed "s/^/$1-/"
 }
 
-# The flavour of build $1 (VARIANT[@LINE]) with role $2, on the same line;
-# fails when it has none.
-build_flavour() {
-	local base
-	base=$(build_variant "$1")
-	[ "$(build_field "$base" of)" = - ] || base=$(build_field "$base" of)
-	awk -v b="$base" -v r="$2" -v at="${1#"${1%%@*}"}" \
-		'$2 == b && $5 == r { print $1 at; found = 1; exit } END { exit !found }' <<<"$BUILD_ROWS"
-}
+# The settings lab/cells.py reads: lab.conf's and the experiment's.
+CELLS_SETTINGS=(LAB_ROOT PROG BUILD_ROWS LINUX_SOURCE LINUX_LINES DEBUG_TIME_SCALE DEADLINES
+	WORKLOAD_KIND WORKLOAD_DEADLINE EXPERIMENT_FILE TYPE KERNELS SWAP WORKLOADS DEFENCES DESKTOPS
+	REPS RUN_SEED PAIRING CELLS_WHERE SURVIVAL_CLOCK SURVIVAL_ICOUNT GUEST_MEM GUEST_SWAP GUEST_CPUS
+	RUN_THREADS_MAX RUN_NPROC QUIET_S RUN_MARGIN_S OVERHEAD_KERNELS OVERHEAD_ROUNDS
+	OVERHEAD_ITERATIONS OVERHEAD_CLOCKS OVERHEAD_SPAWNS OVERHEAD_HYPERFINE_RUNS
+	OVERHEAD_BOOT_TIMEOUT OVERHEAD_MIN_BOOTS OOMCOST_KERNELS OOMCOST_SHAPES OOMCOST_REPS
+	OOMCOST_CLOCKS OOMCOST_MEM OOMCOST_BOOT_TIMEOUT OOMCOST_TARGET_US LCA_FIELDS_BYTES
+	BOOTSTRAP_RESAMPLES)
 
-# Exit 2 unless workload source $1 refuses to run outside a lab guest: a C
-# program calls require_lab_guest() (workloads/lcalab.h), a shell script
-# sources guard.sh. $2 says where the workload was named.
-check_guard() {
-	case $1 in
-	*.c) grep -q 'require_lab_guest(' "$1" && return ;;
-	*.sh) grep -qE '^[[:space:]]*(\.|source)[[:space:]]+[^[:space:]]*guard\.sh' "$1" && return ;;
-	esac
-	usage_error "$2: ${1#"$LAB_ROOT"/} has no guest guard (a C workload calls require_lab_guest() from workloads/lcalab.h first thing, a shell one sources workloads/guard.sh): refused"
-}
-
-# The value of a "lcalab-KEY: value" comment in file $2.
-header_value() {
-	sed -n "s/^.*lcalab-$1:[[:space:]]*\([^[:space:]]*\).*$/\1/p;T;q" "$2"
-}
-
-# A workload's deadline: DEADLINES (name=S,...) overrides $2.
-deadline_of() {
-	local pair
-	for pair in ${DEADLINES//,/ }; do
-		[ "${pair%%=*}" = "$1" ] && { printf '%s\n' "${pair#*=}"; return; }
-	done
-	printf '%s\n' "$2"
+# lab/cells.py, the cell model, with those settings.
+cells_py() {
+	(
+		for v in "${CELLS_SETTINGS[@]}"; do export "$v=${!v-}"; done
+		exec /usr/bin/python3 "$LAB_ROOT/lab/cells.py" "$@"
+	)
 }
 
 # A workload, resolved: a name in workloads/workloads.tab, or a file of
-# one's own (path/to/mybomb.c or .sh; its one deadline serves both swap
-# settings). One JSON object; lab/plan keeps the deadline of the cell's swap
-# setting as deadline_s.
+# one's own (path/to/mybomb.c or .sh). One JSON object; lab/plan keeps
+# the deadline of the cell's swap setting as deadline_s.
 workload_json() {
-	local reg=$LAB_ROOT/workloads/workloads.tab row line name kind deadline swap_deadline program args src guest
-	if [[ $1 == */* || $1 == *.c || $1 == *.sh ]]; then
-		src=$(realpath -e "$1" 2>/dev/null) || usage_error "no workload file '$1'"
-		case $src in *.c | *.sh) ;; *) usage_error "$1: a workload file is a .c or a .sh" ;; esac
-		name=$(basename "$src") && name=${name%.*}
-		kind=${WORKLOAD_KIND:-$(header_value kind "$src")}
-		deadline=${WORKLOAD_DEADLINE:-$(header_value deadline "$src")}
-		[ -n "$kind" ] || usage_error "$1: no kind: give WORKLOAD_KIND=bomb|false-positive or a 'lcalab-kind: bomb' comment"
-		[ -n "$deadline" ] || usage_error "$1: no deadline: give WORKLOAD_DEADLINE=S or a 'lcalab-deadline: S' comment"
-		swap_deadline=$deadline
-		line=WORKLOADS program=$src args="" guest=/lab/files/$(basename "$src" .c)
-	else
-		row=$(registry_row "$reg" "$1") ||
-			usage_error "unknown workload '$1' ($(where "$reg") has: $(registry_names "$reg"))"
-		line=$(where "$reg" "${row%%$'\t'*}")
-		read -r name kind deadline swap_deadline program args <<<"${row#*$'\t'}"
-		[ -n "$program" ] || usage_error "$line: a workload line wants name, kind, two deadlines (off, on) and program"
-		src=$LAB_ROOT/$program
-		[ -f "$src" ] || usage_error "$line: no file $program"
-		case $program in
-		*.c) guest=/lab/bin/$(basename "$program" .c) ;;
-		*.sh) guest=/lab/workloads/${program#workloads/} ;;
-		*) usage_error "$line: $program is not a .c or a .sh" ;;
-		esac
-	fi
-	case $kind in bomb | false-positive) ;; *) usage_error "$line: unknown kind '$kind' (bomb, false-positive)" ;; esac
-	[[ $deadline =~ ^[1-9][0-9]*$ ]] || usage_error "$line: the deadline wants whole seconds, not '$deadline'"
-	[[ $swap_deadline =~ ^[1-9][0-9]*$ ]] || usage_error "$line: the swap deadline wants whole seconds, not '$swap_deadline'"
-	check_guard "$src" "$line"
-	jq -n -c --arg name "$name" --arg kind "$kind" --argjson deadline "$(deadline_of "$name" "$deadline")" \
-		--argjson swap_deadline "$(deadline_of "$name" "$swap_deadline")" \
-		--arg program "${program#"$LAB_ROOT"/}" --arg guest "$guest" --arg args "$args" \
-		--arg sha "$(sha256sum "$src" | cut -c1-16)" --argjson own "$([[ $program == /* ]] && echo true || echo false)" \
-		'{name: $name, kind: $kind, deadline_s: $deadline, swap_deadline_s: $swap_deadline, program: $program, sha256: $sha,
-		  guest_path: $guest, args: ($args | split(" ") | map(select(. != ""))), own: $own}'
+	cells_py workload "$1"
 }
 
 # Run a workload program on this host the only way the lab ever does: to
@@ -279,80 +222,20 @@ ship_own_workload() {
 	fi
 }
 
-# A kernel column of lab/kernels.tab: its build and sysctls. COLUMN@BUILD
-# runs the column's sysctls on another flavour of its build (lca-2005@lca-debug),
-# COLUMN@LINE on its build of another kernel line (lca-2005@6.12), and
-# COLUMN@BUILD@LINE both.
+# A kernel column of lab/kernels.tab (COLUMN[@BUILD][@LINE]): its build and
+# sysctls, as a cell's JSON.
 kernel_column_json() {
-	local reg=$LAB_ROOT/lab/kernels.tab row line column build sysctls s on="" kline="" scale=1
-	[[ $1 != *@* ]] || on=${1#*@}
-	if [[ $on =~ (^|@)([0-9]+\.[0-9]+)$ ]]; then
-		kline=${BASH_REMATCH[2]}
-		on=${on%"$kline"}
-		on=${on%@}
-		known_variant "stock@$kline" ||
-			usage_error "kernel '$1': '$kline' is not another kernel line (default $LINUX_SOURCE; LINUX_LINES: $LINUX_LINES);" \
-				"to add one, name it in LINUX_LINES (lab/lab.conf) and run 'make deps' (linux-source-$kline)"
-	fi
-	row=$(registry_row "$reg" "${1%%@*}") ||
-		usage_error "unknown kernel '${1%%@*}' ($(where "$reg") has: $(registry_names "$reg"))"
-	line=$(where "$reg" "${row%%$'\t'*}")
-	read -r column build sysctls <<<"${row#*$'\t'}"
-	known_variant "$build" || usage_error "$line: unknown build '$build' (lab/builds.tab: $KNOWN_VARIANTS)"
-	if [ -n "$on" ]; then
-		known_variant "$on" || usage_error "kernel '$1': unknown build '$on' (lab/builds.tab: $KNOWN_VARIANTS)"
-		[[ $on == "$build" || $(build_field "$on" of) == "$build" ]] ||
-			usage_error "kernel '$1': $on is not a flavour of $column's build $build"
-		[ "$on" = "$build" ] || column=$1
-		build=$on
-	fi
-	if [ -n "$kline" ]; then
-		column=$1
-		build=$build@$kline
-	fi
-	! is_debug_build "$build" || scale=$DEBUG_TIME_SCALE
-	for s in $sysctls; do
-		[[ $s =~ ^[a-z0-9_]+(\.[a-z0-9_-]+)+=[^[:space:]]+$ ]] ||
-			usage_error "$line: '$s' is not a sysctl setting (vm.name=value)"
-	done
-	# a debug build's cell scales its time limits: the deadlines (lab/run-cell)
-	# and the LCA pairing window, which the slower guest would outrun
-	jq -n -c --arg column "$column" --arg build "$build" --arg s "$sysctls" --argjson scale "$scale" \
-		'{column: $column, build: $build, sysctls: ($s | split(" ") | map(select(. != ""))
-		  | map(if test("^vm.oom_kill_lca_window_ms=[0-9]+$")
-		        then "vm.oom_kill_lca_window_ms=\(split("=")[1] | tonumber * $scale)" else . end))}
-		 + if $scale == 1 then {} else {time_scale: $scale} end'
+	cells_py kernel "$1"
 }
 
 # A defence of workloads/defences.tab: hook, parameter, acted rule.
 defence_json() {
-	local reg=$LAB_ROOT/workloads/defences.tab row line name label hook param acted
-	row=$(registry_row "$reg" "$1") || usage_error "unknown defence '$1' ($(where "$reg") has: $(registry_names "$reg"))"
-	line=$(where "$reg" "${row%%$'\t'*}")
-	read -r name label hook param acted <<<"${row#*$'\t'}"
-	[ -n "$acted" ] || usage_error "$line: a defence line wants name, label, hook, param and an acted rule"
-	[ "$hook" = - ] || [ -f "$LAB_ROOT/workloads/defences/$hook" ] ||
-		usage_error "$line: no hook workloads/defences/$hook"
-	jq -n "def acted: $acted; null" >/dev/null 2>&1 || usage_error "$line: the acted rule is not a jq expression: $acted"
-	jq -n -c --arg name "$name" --arg lbl "$label" --arg hook "$hook" --arg param "$param" --arg acted "$acted" \
-		'{name: $name, label: $lbl, hook: (if $hook == "-" then null else "/lab/workloads/defences/\($hook)" end),
-		  param: (if $param == "-" then null else $param end), acted: $acted}'
+	cells_py defence "$1"
 }
 
 # Desktop NAME of workloads/desktops.tab, as a cell's JSON.
 desktop_json() {
-	local reg=$LAB_ROOT/workloads/desktops.tab row line name shape browser session what
-	row=$(registry_row "$reg" "$1") || usage_error "unknown desktop '$1' ($(where "$reg") has: $(registry_names "$reg"))"
-	line=$(where "$reg" "${row%%$'\t'*}")
-	read -r name shape browser session what <<<"${row#*$'\t'}"
-	[ -n "$what" ] || usage_error "$line: a desktop line wants name, shape, browser MB, session and what it is"
-	case $shape in flat | article) ;; *) usage_error "$line: unknown shape '$shape' (flat, article)" ;; esac
-	[[ $browser =~ ^[0-9]+$ ]] || usage_error "$line: the browser wants whole MB, not '$browser'"
-	case $session in lab | systemd) ;; *) usage_error "$line: unknown session '$session' (lab, systemd)" ;; esac
-	# a lab session is the cell's default: its JSON (and old plans) name none
-	jq -n -c --arg name "$name" --arg shape "$shape" --argjson mb "$browser" --arg session "$session" --arg what "$what" \
-		'{name: $name, shape: $shape, browser_mb: $mb} + if $session == "lab" then {} else {session: $session} end
-		 + {what: $what}'
+	cells_py desktop "$1"
 }
 
 # The kernel splats in log FILE (workloads/splats.tab names them), as a
