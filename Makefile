@@ -74,7 +74,7 @@ RUN ?= $(shell jq -r '"\(.created) \(input_filename)"' results/*/meta.json 2>/de
 reference: ## the reference run the paper is made from, 345 cells, ~13-16 h (lab/experiments/reference.conf); rerun to resume
 	@EXPERIMENT=reference lab/experiment
 
-run-defences: ## the defences experiment (lab/experiments/defences.conf) into results/
+run-defences: ## the defences experiment, 1,260 cells: stock, lca-2005, lca x six defences in their desktops (lab/experiments/defences.conf); rerun to resume
 	@EXPERIMENT=defences lab/experiment
 
 run-debug: ## every workload and policy mode on lca-debug, swap off and on (lab/experiments/debug.conf) into results/
