@@ -150,35 +150,15 @@ t_unit_overhead_flags_need_adequate_tests() {
 # claim: too few runs, none conclusive, a side without runs, and the
 # exact tests of claims 4 and 5 with and without support.
 t_unit_claims_verdicts_on_synthetic_records() {
-	local ci
+	local ci cases=() recs fisher got want i=0
 	ci=$("$LAB_ROOT/analysis/stats" ci 12)
-	# claim N's verdict, for the policy column $column (lca), for records
-	# given as "[Kx] kernel workload kind outcome [swap [gap_ms|-]]" words
-	# (K copies; a collateral run lost the browser; - : no probes' report)
-	verdict() {
-		local n=$1 recs fisher
-		shift
-		recs=$(printf '%s\n' "$@" | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
-			| if .[0] | test("^[0-9]+x$") then .[1:] as $w | range(.[0][:-1] | tonumber) | $w else . end
-			| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: (.[4] // "off"),
-			   max_probe_gap_ms: (.[5] // "100" | if . == "-" then null else tonumber end), oom_kills: 1,
-			   probes_lost: (if .[3] == "collateral" then ["browser"] else [] end),
-			   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0}
-			| .deadline_s = (if .swap == "on" then 600 else 90 end) | .t_gone_s = (if .gone then 10 else null end))')
-		# the exact tests are claims 4 and 5's alone (scipy takes a second to load)
-		fisher='[null, null]'
-		[ "$n" -lt 4 ] || fisher=$(jq -c -L "$LAB_ROOT/analysis" --arg c "${column:-lca}" \
-			'include "claims"; [fp_counts($c) + {family: "fp"}, swap_counts($c) + {family: "swap"}]' <<<"$recs" |
-			"$LAB_ROOT/analysis/stats" fisher)
-		jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" --argjson n "$n" --arg c "${column:-lca}" \
-			'include "claims"; claims(["off", "on"]; $ci; {fp: $f[0], swap: $f[1]}; $c)[$n - 1].verdict' <<<"$recs"
-	}
+	# check WANT N RECORDS...: claim N's verdict, for the policy column
+	# $column (lca), is WANT for records given as "[Kx] kernel workload kind
+	# outcome [swap [gap_ms|-]]" words (K copies; a collateral run lost the
+	# browser; - : no probes' report). The cases are decided together below.
 	check() {
-		local want=$1 got
-		shift
-		got=$(verdict "$@")
-		printf '%-16s %s\n' "$got" "$*"
-		[ "$got" = "$want" ] || fail "claim $1 on '$*': $got, expected $want"
+		cases+=("$(jq -n -c --arg want "$1" --argjson n "$2" --arg c "${column:-lca}" \
+			'{want: $want, n: $n, column: $c, words: $ARGS.positional}' --args "${@:3}")")
 	}
 	check reproduced 1 "2x stock a bomb persists" "2x stock a bomb collateral"
 	check "not reproduced" 1 "4x stock a bomb clean"
@@ -224,6 +204,29 @@ t_unit_claims_verdicts_on_synthetic_records() {
 	check "not measured" 5 "4x stock leak false-positive survived"
 	check inconclusive 5 "lca leak false-positive inconclusive" "stock leak false-positive inconclusive"
 	check inconclusive 5 "4x lca-2005 leak false-positive killed"
+	# every case's records; the exact tests of claims 4 and 5, each case a
+	# family of its own, in one call (scipy takes a second to load); then
+	# every verdict in one jq
+	recs=$(printf '%s\n' "${cases[@]}" | jq -s -c 'map(.records = [.words[] | split(" ")
+		| if .[0] | test("^[0-9]+x$") then .[1:] as $w | range(.[0][:-1] | tonumber) | $w else . end
+		| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: (.[4] // "off"),
+		   max_probe_gap_ms: (.[5] // "100" | if . == "-" then null else tonumber end), oom_kills: 1,
+		   probes_lost: (if .[3] == "collateral" then ["browser"] else [] end),
+		   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0}
+		| .deadline_s = (if .swap == "on" then 600 else 90 end) | .t_gone_s = (if .gone then 10 else null end)])')
+	fisher=$(jq -c -L "$LAB_ROOT/analysis" 'include "claims"; [to_entries[] | select(.value.n >= 4) | .key as $i
+		| .value.column as $c | .value.records | fp_counts($c) + {family: "fp \($i)"}, swap_counts($c) + {family: "swap \($i)"}]' \
+		<<<"$recs" | "$LAB_ROOT/analysis/stats" fisher)
+	while IFS=$'\t' read -r want got; do
+		printf '%-16s %s\n' "$got" "${cases[$i]}"
+		[ "$got" = "$want" ] || fail "case $i, ${cases[$i]}: $got, expected $want"
+		i=$((i + 1))
+	done < <(jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" 'include "claims";
+		to_entries[] | .key as $i | .value as $case
+		| ($f | map(select(.family == "fp \($i)")) | first) as $fp | ($f | map(select(.family == "swap \($i)")) | first) as $sw
+		| [$case.want, ($case.records | claims(["off", "on"]; $ci; {fp: $fp, swap: $sw}; $case.column)[$case.n - 1].verdict)]
+		| @tsv' <<<"$recs")
+	[ "$i" -eq ${#cases[@]} ] || fail "$i verdicts for ${#cases[@]} cases"
 	# claim 4 with one swap setting only: its runs are counted against
 	# their own deadline (a missing side once made every run "not gone")
 	local counts
