@@ -8,8 +8,9 @@ Called by lab/plan and by lab/lib.sh's kernel_column_json, workload_json,
 defence_json and desktop_json, which pass lab.conf and the experiment in the
 environment (cells_py in lab/lib.sh names each variable). Every JSON line
 goes through one jq at the end, so a plan is the bytes jq writes, the same
-as before this module (plan_sha256 identifies a resumable run). Bad input:
-one line naming the problem and its file, exit 2.
+as before this module (plan_sha256 identifies a resumable run); builds and
+ids are plain lines. Fields split on blanks (space, tab) as bash's read
+does. Bad input: one line naming the problem and its file, exit 2.
 """
 import hashlib
 import json
@@ -20,7 +21,10 @@ import sys
 
 ROOT = os.environ["LAB_ROOT"]
 PROG = os.environ.get("PROG", "cells.py")
-ENV = os.environ.get
+
+
+def setting(name, default=""):
+    return os.environ.get(name, default)
 
 
 class UsageError(Exception):
@@ -31,9 +35,14 @@ def usage_error(*words):
     raise UsageError(" ".join(words))
 
 
+def blanks_split(text, most=-1):
+    """text split on runs of spaces and tabs (bash's IFS on a read line)."""
+    return re.split(r"[ \t]+", text.strip(" \t"), maxsplit=most if most > 0 else 0) if text.strip(" \t") else []
+
+
 def words(value):
-    """A list setting: words separated by spaces or commas."""
-    return (value or "").replace(",", " ").split()
+    """A list setting: words separated by spaces, tabs or commas."""
+    return blanks_split((value or "").replace(",", " ").replace("\n", " "))
 
 
 def rel(path):
@@ -47,38 +56,37 @@ def where(path, n=None):
 # Registries: .tab files of whitespace-separated fields, the last one the
 # rest of the line; blank lines and comments skipped.
 def registry_rows(path):
-    with open(path, encoding="utf-8") as f:
-        return [(n, line.rstrip("\n")) for n, line in enumerate(f, 1)
-                if not re.match(r"^\s*(#|$)", line)]
+    # lines end at \n only, and a \r stays part of its line, as for awk
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="\n") as f:
+        return [(n, line.removesuffix("\n")) for n, line in enumerate(f, 1)
+                if not re.match(r"[ \t\r\f\v]*(#|$)", line.removesuffix("\n"))]
 
 
 def registry_names(path):
-    return " ".join(row.split()[0] for _, row in registry_rows(path))
+    return " ".join(blanks_split(row)[0] for _, row in registry_rows(path))
 
 
 def registry_row(path, name, what):
     for n, row in registry_rows(path):
-        if row.split()[0] == name:
+        if blanks_split(row)[0] == name:
             return where(path, n), row
     usage_error(f"unknown {what} '{name}' ({where(path)} has: {registry_names(path)})")
 
 
 def fields(row, n):
     """bash's read -r with n names: n-1 words and the rest of the line."""
-    parts = row.strip(" \t").split(None, n - 1)
-    if len(parts) == n:
-        parts[-1] = parts[-1].strip(" \t")
+    parts = blanks_split(row, n - 1)
     return parts + [""] * (n - len(parts))
 
 
 # Builds: lab/builds.tab's rows as lab/lib.sh checked them (BUILD_ROWS).
 BUILDS = {}
-for _r in ENV("BUILD_ROWS", "").splitlines():
-    _v, _of, _series, _fragments, _role = _r.split()
-    BUILDS[_v] = {"of": _of, "series": _series, "fragments": _fragments, "role": _role}
+for _row in setting("BUILD_ROWS").splitlines():
+    _variant, _of, _, _, _role = blanks_split(_row)
+    BUILDS[_variant] = {"of": _of, "role": _role}
 KNOWN_VARIANTS = " ".join(BUILDS)
-LINUX_SOURCE = ENV("LINUX_SOURCE", "")
-LINUX_LINES = ENV("LINUX_LINES", "")
+LINUX_SOURCE = setting("LINUX_SOURCE", "")
+LINUX_LINES = setting("LINUX_LINES", "")
 
 
 def known_variant(build):
@@ -105,8 +113,17 @@ def build_flavour(build, role):
     return None
 
 
-def jq_number(text):
-    return json.loads(text)
+def number(name, text):
+    """Setting name's value text as the number jq's --argjson made of it."""
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not re.fullmatch(r"-?[0-9.]+([eE][-+]?[0-9]+)?", text):
+        usage_error(f"{name} must be a number, not '{text}'")
+    return int(value) if value.is_integer() else value
 
 
 def kernel_column(name):
@@ -139,8 +156,8 @@ def kernel_column(name):
         build = on
     if kline:
         column, build = name, f"{build}@{kline}"
-    scale = jq_number(ENV("DEBUG_TIME_SCALE")) if build_field(build, "role") == "debug" else 1
-    for s in sysctls.split():
+    scale = number("DEBUG_TIME_SCALE", setting("DEBUG_TIME_SCALE")) if build_field(build, "role") == "debug" else 1
+    for s in blanks_split(sysctls):
         if not re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_-]+)+=\S+", s):
             usage_error(f"{line}: '{s}' is not a sysctl setting (vm.name=value)")
 
@@ -157,15 +174,16 @@ def kernel_column(name):
 
 
 def number_text(x):
-    """A number as jq writes it in a string."""
+    """A number as jq writes it in a string (below 2^53, where jq's doubles
+    are exact)."""
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 
 def header_value(key, path):
     """The value of a "lcalab-KEY: value" comment in file path."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="\n") as f:
         for text in f:
-            m = re.match(rf"^.*lcalab-{key}:\s*(\S*).*$", text)
+            m = re.match(rf"^.*lcalab-{key}:[ \t\r\f\v]*([^ \t\r\f\v\n]*)", text)
             if m:
                 return m.group(1)
     return ""
@@ -173,7 +191,7 @@ def header_value(key, path):
 
 def deadline_of(name, seconds):
     """A workload's deadline: DEADLINES (name=S,...) overrides seconds."""
-    for pair in ENV("DEADLINES", "").replace(",", " ").split():
+    for pair in words(setting("DEADLINES")):
         if pair.split("=", 1)[0] == name:
             return pair.split("=", 1)[1]
     return seconds
@@ -181,11 +199,12 @@ def deadline_of(name, seconds):
 
 def check_guard(src, line):
     """Exit 2 unless workload source src refuses to run outside a lab guest."""
-    with open(src, encoding="utf-8", errors="replace") as f:
+    with open(src, encoding="utf-8", errors="surrogateescape", newline="\n") as f:
         text = f.read()
     if src.endswith(".c") and "require_lab_guest(" in text:
         return
-    if src.endswith(".sh") and re.search(r"^\s*(\.|source)\s+\S*guard\.sh", text, re.M):
+    blank, word = r"[ \t\r\f\v]", r"[^ \t\r\f\v\n]"
+    if src.endswith(".sh") and re.search(rf"^{blank}*(\.|source){blank}+{word}*guard\.sh", text, re.M):
         return
     usage_error(f"{line}: {rel(src)} has no guest guard (a C workload calls require_lab_guest() from"
                 " workloads/lcalab.h first thing, a shell one sources workloads/guard.sh): refused")
@@ -195,14 +214,15 @@ def workload(arg):
     """A workload: a name in workloads/workloads.tab, or a file of one's own
     (path/to/mybomb.c or .sh; its one deadline serves both swap settings)."""
     if "/" in arg or arg.endswith(".c") or arg.endswith(".sh"):
-        src = os.path.realpath(arg)
-        if not os.path.exists(src):
+        try:
+            src = os.path.realpath(arg, strict=True)
+        except OSError:
             usage_error(f"no workload file '{arg}'")
         if not (src.endswith(".c") or src.endswith(".sh")):
             usage_error(f"{arg}: a workload file is a .c or a .sh")
         name = os.path.basename(src).rsplit(".", 1)[0]
-        kind = ENV("WORKLOAD_KIND") or header_value("kind", src)
-        deadline = ENV("WORKLOAD_DEADLINE") or header_value("deadline", src)
+        kind = setting("WORKLOAD_KIND") or header_value("kind", src)
+        deadline = setting("WORKLOAD_DEADLINE") or header_value("deadline", src)
         if not kind:
             usage_error(f"{arg}: no kind: give WORKLOAD_KIND=bomb|false-positive or a 'lcalab-kind: bomb' comment")
         if not deadline:
@@ -233,14 +253,15 @@ def workload(arg):
     check_guard(src, line)
     with open(src, "rb") as f:
         sha = hashlib.sha256(f.read()).hexdigest()[:16]
-    return {"name": name, "kind": kind, "deadline_s": jq_number(deadline_of(name, deadline)),
-            "swap_deadline_s": jq_number(deadline_of(name, swap_deadline)),
+    return {"name": name, "kind": kind, "deadline_s": int(deadline_of(name, deadline)),
+            "swap_deadline_s": int(deadline_of(name, swap_deadline)),
             "program": program.removeprefix(ROOT + "/"), "sha256": sha, "guest_path": guest,
             "args": [a for a in args.split(" ") if a != ""], "own": program.startswith("/")}
 
 
-def jq_compiles(program):
-    return subprocess.run(["jq", "-n", program], stdout=subprocess.DEVNULL,
+def jq_holds(program):
+    """Whether jq -n -e program compiles and its last output is true."""
+    return subprocess.run(["jq", "-n", "-e", program], stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL).returncode == 0
 
 
@@ -253,7 +274,7 @@ def defence(arg):
         usage_error(f"{line}: a defence line wants name, label, hook, param and an acted rule")
     if hook != "-" and not os.path.isfile(f"{ROOT}/workloads/defences/{hook}"):
         usage_error(f"{line}: no hook workloads/defences/{hook}")
-    if not jq_compiles(f"def acted: {acted}; null"):
+    if not jq_holds(f"def acted: {acted}; true"):
         usage_error(f"{line}: the acted rule is not a jq expression: {acted}")
     return {"name": name, "label": label, "hook": None if hook == "-" else f"/lab/workloads/defences/{hook}",
             "param": None if param == "-" else param, "acted": acted}
@@ -281,7 +302,7 @@ def desktop(arg):
 
 
 def check_clocks(setting, value):
-    for clock in value.split():
+    for clock in blanks_split(value):
         if clock not in ("wall", "icount"):
             usage_error(f"unknown clock '{clock}' in {setting} (wall, icount)")
 
@@ -296,7 +317,7 @@ def is_size(text):
 
 
 def positive(name):
-    value = ENV(name, "")
+    value = setting(name, "")
     if not re.fullmatch(r"[1-9][0-9]*", value):
         usage_error(f"{name} must be a positive number, not '{value}'")
     return int(value)
@@ -305,36 +326,36 @@ def positive(name):
 def overhead_plan(mode):
     """An overhead experiment (lab/experiments/overhead.conf): pahole,
     forkbench and oomcost cells."""
-    rounds_text = ENV("OVERHEAD_ROUNDS", "")
+    rounds_text = setting("OVERHEAD_ROUNDS", "")
     if not re.fullmatch(r"0|[1-9][0-9]*", rounds_text):
         usage_error(f"OVERHEAD_ROUNDS must be a number, not '{rounds_text}'")
     rounds = int(rounds_text)
     n = {v: positive(v) for v in (
         "OOMCOST_REPS", "LCA_FIELDS_BYTES", "BOOTSTRAP_RESAMPLES", "OVERHEAD_MIN_BOOTS", "OOMCOST_TARGET_US",
         "OVERHEAD_SPAWNS", "OVERHEAD_HYPERFINE_RUNS", "OVERHEAD_BOOT_TIMEOUT", "OOMCOST_BOOT_TIMEOUT")}
-    iterations = ENV("OVERHEAD_ITERATIONS", "")
+    iterations = setting("OVERHEAD_ITERATIONS", "")
     if not re.fullmatch(r"[1-9][0-9]+", iterations):
         usage_error(f"OVERHEAD_ITERATIONS must be at least 10, not '{iterations}'")
-    clocks, oom_clocks = ENV("OVERHEAD_CLOCKS", ""), ENV("OOMCOST_CLOCKS", "")
+    clocks, oom_clocks = setting("OVERHEAD_CLOCKS", ""), setting("OOMCOST_CLOCKS", "")
     check_clocks("OVERHEAD_CLOCKS", clocks)
     check_clocks("OOMCOST_CLOCKS", oom_clocks)
-    shapes = ENV("OOMCOST_SHAPES", "").split()
+    shapes = blanks_split(setting("OOMCOST_SHAPES"))
     for shape in shapes:
         if not re.fullmatch(r"(tree|chain):[1-9][0-9]*(x[1-9][0-9]*)?", shape):
             usage_error(f"bad population '{shape}' in OOMCOST_SHAPES (tree:N or chain:D, then xREPS or nothing)")
     for v in ("OVERHEAD_KERNELS", "OVERHEAD_CLOCKS", "OOMCOST_KERNELS", "OOMCOST_SHAPES", "OOMCOST_CLOCKS"):
-        dup = duplicates([re.sub(r"x[0-9]*$", "", w) for w in words(ENV(v))])
+        dup = duplicates([re.sub(r"x[0-9]*$", "", w) for w in words(setting(v))])
         if dup:
             usage_error(f"'{dup}' is named twice in {v}")
-    mem = ENV("OOMCOST_MEM", "")
+    mem = setting("OOMCOST_MEM", "")
     if not is_size(mem):
         usage_error(f"OOMCOST_MEM '{mem}' is not a size (e.g. 8G)")
-    kernels = words(ENV("OVERHEAD_KERNELS"))
+    kernels = words(setting("OVERHEAD_KERNELS"))
     col = {k: kernel_column(k) for k in kernels}
     # the OOM decision is timed on the trace flavour (lab/builds.tab) of each
     # column's build (lca, lca@6.12), or on the flavour the column names
     # (lca@lca-debug)
-    oom_kernels = words(ENV("OOMCOST_KERNELS"))
+    oom_kernels = words(setting("OOMCOST_KERNELS"))
     oom_col = {}
     for k in oom_kernels:
         c = kernel_column(k)
@@ -352,21 +373,21 @@ def overhead_plan(mode):
             for b in sorted({col[k]["build"] for k in kernels}):
                 yield {"type": "pahole", "id": f"pahole-{b}", "key": f"pahole {b}", "build": b}
         for rnd in range(1, rounds + 1):
-            for clock in clocks.split():
+            for clock in blanks_split(clocks):
                 # rotate the order each round: ABC, BCA, CAB
                 for j in range(len(kernels)):
                     k = col[kernels[(j + rnd) % len(kernels)]]
                     yield {"type": "forkbench", "id": f"{rnd}-{clock}-{k['column']}",
                            "key": f"forkbench {clock} {k['column']}", "round": rnd, "clock": clock,
                            "kernel": k, "timeout_s": n["OVERHEAD_BOOT_TIMEOUT"],
-                           "params": {"iterations": jq_number(iterations), "spawns": n["OVERHEAD_SPAWNS"],
+                           "params": {"iterations": int(iterations), "spawns": n["OVERHEAD_SPAWNS"],
                                       "hyperfine_runs": n["OVERHEAD_HYPERFINE_RUNS"]}}
         i = 0
         for shape in shapes:
             reps = n["OOMCOST_REPS"]
             if "x" in shape:
                 shape, reps = shape.split("x")[0], int(shape.split("x")[1])
-            for clock in oom_clocks.split():
+            for clock in blanks_split(oom_clocks):
                 # rotate the columns' order from one population to the next
                 for j in range(len(oom_kernels)):
                     k = oom_col[oom_kernels[(j + i // len(oom_kernels)) % len(oom_kernels)]]
@@ -381,51 +402,52 @@ def overhead_plan(mode):
     elif mode == "builds":
         print_lines(sorted({c["kernel"]["build"] if "kernel" in c else c["build"] for c in cells()}))
     elif mode == "matrix":
-        emit([{"type": "overhead", "kernels": kernels, "clocks": clocks.split(), "rounds": rounds,
-                       "oomcost_kernels": oom_kernels, "oomcost_clocks": oom_clocks.split(),
-                       "shapes": [re.sub(r"x[0-9]+$", "", s) for s in shapes], "oomcost_reps": n["OOMCOST_REPS"],
-                       "lca_fields_bytes": n["LCA_FIELDS_BYTES"], "bootstrap_resamples": n["BOOTSTRAP_RESAMPLES"],
-                       "min_boots": n["OVERHEAD_MIN_BOOTS"], "oomcost_target_us": n["OOMCOST_TARGET_US"]}])
+        emit([{"type": "overhead", "kernels": kernels, "clocks": blanks_split(clocks), "rounds": rounds,
+               "oomcost_kernels": oom_kernels, "oomcost_clocks": blanks_split(oom_clocks),
+               "shapes": [re.sub(r"x[0-9]+$", "", s) for s in shapes], "oomcost_reps": n["OOMCOST_REPS"],
+               "lca_fields_bytes": n["LCA_FIELDS_BYTES"], "bootstrap_resamples": n["BOOTSTRAP_RESAMPLES"],
+               "min_boots": n["OVERHEAD_MIN_BOOTS"], "oomcost_target_us": n["OOMCOST_TARGET_US"]}])
     else:
         emit(cells())
 
 
-def shuffled(lines, seed):
-    """GNU shuf's order of lines with the random source lab/plan has always
-    given it (the plan's order is part of a run's identity)."""
+def shuffled(items, seed):
+    """items in GNU shuf's order with the random source lab/plan has always
+    given it (the plan's order is part of a run's identity): shuf's
+    permutation depends on the number of lines alone."""
     out = subprocess.run(["bash", "-c", 'shuf --random-source=<(yes "$1")', "shuf", seed],
-                         input="".join(f"{x}\n" for x in lines), capture_output=True, text=True, check=True)
-    return out.stdout.splitlines()
+                         input="".join(f"{i}\n" for i in range(len(items))), capture_output=True, text=True,
+                         check=True)
+    return [items[int(i)] for i in out.stdout.split()]
 
 
 def survival_plan(mode, experiment):
     """A survival experiment: every (rep, workload, swap, kernel column,
     defence, desktop) cell resolved, in run order."""
-    kernels, swaps, workloads = words(ENV("KERNELS")), words(ENV("SWAP")), words(ENV("WORKLOADS"))
-    defences, desktops = words(ENV("DEFENCES")), words(ENV("DESKTOPS") or "flat")
+    kernels, swaps, workloads = words(setting("KERNELS")), words(setting("SWAP")), words(setting("WORKLOADS"))
+    defences, desktops = words(setting("DEFENCES")), words(setting("DESKTOPS") or "flat")
     if not (kernels and swaps and workloads and defences and desktops):
         usage_error("empty matrix: KERNELS, SWAP, WORKLOADS, DEFENCES and DESKTOPS need a value each")
-    reps_text, seed_text, pairing = ENV("REPS", ""), ENV("RUN_SEED", ""), ENV("PAIRING", "")
+    reps_text, seed_text, pairing = setting("REPS", ""), setting("RUN_SEED", ""), setting("PAIRING", "")
     if not re.fullmatch(r"[1-9][0-9]*", reps_text):
         usage_error(f"REPS must be a positive number, not '{reps_text}'")
     if not re.fullmatch(r"[0-9]+", seed_text):
         usage_error(f"RUN_SEED must be a number, not '{seed_text}'")
     if pairing not in ("cross", "cyclic"):
         usage_error(f"unknown PAIRING '{pairing}' (cross, cyclic)")
-    cells_where = ENV("CELLS_WHERE", "")
+    cells_where = setting("CELLS_WHERE", "")
     cond = cells_where or "true"
-    if not jq_compiles(f'{{swap: "off", kernel: {{}}, workload: {{}}, defence: {{}}, desktop: {{}}}}'
-                       f' | ({cond}) | type == "boolean" | if . then . else error end'):
+    if not jq_holds(f'{{swap: "off", kernel: {{}}, workload: {{}}, defence: {{}}, desktop: {{}}}}'
+                    f' | ({cond}) | type == "boolean"'):
         usage_error(f"CELLS_WHERE is not a jq condition on a cell: '{cells_where}'")
     for s in swaps:
         if s not in ("off", "on"):
             usage_error(f"unknown swap setting '{s}' (off, on)")
-    for setting, names in (("KERNELS", kernels), ("SWAPS", swaps), ("DEFENCES", defences),
-                           ("DESKTOPS", desktops)):
+    for name, names in (("KERNELS", kernels), ("SWAP", swaps), ("DEFENCES", defences), ("DESKTOPS", desktops)):
         dup = duplicates(names)
         if dup:
-            usage_error(f"'{dup}' is named twice in {setting}")
-    deadlines = words(ENV("DEADLINES"))
+            usage_error(f"'{dup}' is named twice in {name}")
+    deadlines = words(setting("DEADLINES"))
     for pair in deadlines:
         if not re.fullmatch(r"[A-Za-z0-9_.-]+=[1-9][0-9]*", pair):
             usage_error(f"DEADLINES wants name=seconds, not '{pair}'")
@@ -444,23 +466,24 @@ def survival_plan(mode, experiment):
         if pair.split("=", 1)[0] not in workload_of:
             usage_error(f"DEADLINES names '{pair.split('=', 1)[0]}', which is not in WORKLOADS")
 
-    clock = ENV("SURVIVAL_CLOCK", "")
+    clock = setting("SURVIVAL_CLOCK", "")
     check_clocks("SURVIVAL_CLOCK", clock)
-    if len(clock.split()) != 1:
+    if len(blanks_split(clock)) != 1:
         usage_error(f"SURVIVAL_CLOCK is one clock (wall, icount), not '{clock}'")
     # under icount one vCPU (lab/boot --icount)
-    guest = {"mem": ENV("GUEST_MEM"), "swap_size": ENV("GUEST_SWAP"), "cpus": jq_number(ENV("GUEST_CPUS")),
-             "threads_max": jq_number(ENV("RUN_THREADS_MAX")), "nproc": jq_number(ENV("RUN_NPROC")),
-             "quiet_s": jq_number(ENV("QUIET_S")), "margin_s": jq_number(ENV("RUN_MARGIN_S"))}
+    guest = {"mem": setting("GUEST_MEM"), "swap_size": setting("GUEST_SWAP")}
+    for key, name in (("cpus", "GUEST_CPUS"), ("threads_max", "RUN_THREADS_MAX"), ("nproc", "RUN_NPROC"),
+                      ("quiet_s", "QUIET_S"), ("margin_s", "RUN_MARGIN_S")):
+        guest[key] = number(name, setting(name))
     if clock == "icount":
-        guest.update(clock=clock, icount=ENV("SURVIVAL_ICOUNT"), cpus=1)
+        guest.update(clock=clock, icount=setting("SURVIVAL_ICOUNT"), cpus=1)
 
     if mode == "builds":
         print_lines(sorted({kernel_of[k]["build"] for k in kernels}))
         return
     if mode == "matrix":
         matrix = {"type": "survival", "kernels": kernels, "swap": swaps, "workloads": names,
-                  "defences": defences, "reps": int(reps_text), "seed": jq_number(seed_text)}
+                  "defences": defences, "reps": int(reps_text), "seed": int(seed_text)}
         if desktops != ["flat"]:
             matrix["desktops"] = desktops
         if pairing != "cross":
@@ -472,7 +495,7 @@ def survival_plan(mode, experiment):
 
     # The blocks of a repetition, (workload, swap, defence, desktop, K: the
     # kernel's index under PAIRING=cyclic), in the experiment's order.
-    blocks = [f"{w}:{s}:{d}:{e}:{(wi + si) % len(kernels)}"
+    blocks = [(w, s, d, e, (wi + si) % len(kernels))
               for wi, w in enumerate(names) for si, s in enumerate(swaps) for d in defences for e in desktops]
     # Run order: in each repetition the blocks come in a seeded shuffle and
     # the kernels of a block alternate direction (ABBA), so host drift
@@ -482,13 +505,14 @@ def survival_plan(mode, experiment):
     # run once per swap setting.
     cells, i = [], 0
     for rep in range(1, int(reps_text) + 1):
-        for block in shuffled(blocks, f"{seed_text}.{rep}"):
-            w, s, d, e, k = block.split(":")
-            columns = kernels if pairing == "cross" else [kernels[int(k)]]
+        for w, s, d, e, k in shuffled(blocks, f"{seed_text}.{rep}"):
+            columns = kernels if pairing == "cross" else [kernels[k]]
             for k in columns[::-1] if i % 2 else columns:
-                wl = dict(workload_of[w], deadline_s=workload_of[w]["swap_deadline_s" if s == "on" else "deadline_s"])
-                del wl["swap_deadline_s"]
-                cell = {"experiment": experiment, "rep": rep, "seed": jq_number(seed_text), "workload": wl,
+                wl = dict(workload_of[w])
+                swap_deadline = wl.pop("swap_deadline_s")
+                if s == "on":
+                    wl["deadline_s"] = swap_deadline
+                cell = {"experiment": experiment, "rep": rep, "seed": int(seed_text), "workload": wl,
                         "swap": s, "kernel": kernel_of[k], "defence": defence_of[d], "desktop": desktop_of[e],
                         "guest": guest}
                 cells.append(with_identity(cell))
@@ -499,9 +523,9 @@ def survival_plan(mode, experiment):
 def with_identity(cell):
     """A cell's key (its label in tables) and id (its directory)."""
     desk = "" if cell["desktop"]["name"] == "flat" else " " + cell["desktop"]["name"]
-    cell["key"] = f"{cell['workload']['name']} {cell['swap']} {cell['kernel']['column']} {cell['defence']['name']}{desk}"
-    cell["id"] = (f"{cell['rep']}-{cell['workload']['name']}-{cell['swap']}-{cell['kernel']['column']}"
-                  + ("" if cell["defence"]["name"] == "none" else f"-{cell['defence']['name']}")
+    w, k, d = cell["workload"]["name"], cell["kernel"]["column"], cell["defence"]["name"]
+    cell["key"] = f"{w} {cell['swap']} {k} {d}{desk}"
+    cell["id"] = (f"{cell['rep']}-{w}-{cell['swap']}-{k}" + ("" if d == "none" else f"-{d}")
                   + desk.replace(" ", "-", 1))
     return cell
 
@@ -523,17 +547,21 @@ def emit(objects, where="true", summary=False):
 
 
 def plan(mode):
-    if ENV("TYPE") == "overhead":
+    experiment = setting("EXPERIMENT_FILE")
+    if setting("TYPE") == "overhead":
         overhead_plan(mode)
+    elif setting("TYPE") == "survival":
+        name = os.path.basename(experiment)
+        survival_plan(mode, name.removesuffix(".conf") if name != ".conf" else name)
     else:
-        survival_plan(mode, os.path.basename(ENV("EXPERIMENT_FILE")).removesuffix(".conf"))
+        usage_error(f"{experiment}: unknown TYPE '{setting('TYPE')}' (survival, overhead)")
 
 
 def main(argv):
     what = argv[1] if len(argv) > 1 else ""
     try:
         if what == "plan":
-            mode = {None: "plan", "--builds": "builds", "--summary": "summary", "--matrix": "matrix"}
+            mode = {None: "plan", "": "plan", "--builds": "builds", "--summary": "summary", "--matrix": "matrix"}
             arg = argv[2] if len(argv) > 2 else None
             if arg not in mode:
                 usage_error("usage: lab/plan [--builds | --summary | --matrix]")
