@@ -13,11 +13,13 @@
 
 include "outcome";
 include "tables";
+include "cell";
 import "levels" as $levels;
 
 # The runs of a cell that say something of the policy.
-def cell($w; $s; $k): map(select(.workload == $w and .swap == $s and .kernel == $k and conclusive));
-def all_runs($w; $s; $k): map(select(.workload == $w and .swap == $s and .kernel == $k and .outcome != "lab-error"));
+def of_cell($w; $s; $k): cell_of | .workload == $w and .swap == $s and .kernel == $k;
+def cell($w; $s; $k): map(select(of_cell($w; $s; $k) and conclusive));
+def all_runs($w; $s; $k): map(select(of_cell($w; $s; $k) and .outcome != "lab-error"));
 
 def tally: group_by(.outcome) | map("\(length) \(.[0].outcome)") | join(", ");
 
@@ -60,8 +62,8 @@ def kills_per_run: map(.oom_kills // 0) | if length == 0 then "–" else join(",
 # $lca as NEW, for analysis/stats fisher.
 def fp_bad: .outcome == "killed" or .outcome == "collateral";
 def fp_counts($lca):
-  map(select(.kind == "false-positive" and conclusive)) as $fp
-  | def side($k): $fp | map(select(.kernel == $k)) | [(map(select(fp_bad)) | length), (map(select(fp_bad | not)) | length)];
+  map(select(.cell.workload.kind == "false-positive" and conclusive)) as $fp
+  | def side($k): $fp | map(select(.cell.kernel.column == $k)) | [(map(select(fp_bad)) | length), (map(select(fp_bad | not)) | length)];
   {base: side("stock"), new: side($lca)};
 
 # The swap claim's runs: folkert on $lca with swap $s, every run but lab
@@ -69,8 +71,8 @@ def fp_counts($lca):
 # the runs in which the bomb was not gone / gone within it, without swap as
 # BASE and with swap as NEW, for analysis/stats fisher. A setting without
 # runs has no deadline (jq's null would sort below any number).
-def swap_runs($s; $lca): map(select(.workload == "folkert" and .kernel == $lca and .swap == $s and .outcome != "lab-error"));
-def swap_window($lca): [swap_runs("off"; $lca), swap_runs("on"; $lca)] | map(map(.deadline_s) | min | values) | min;
+def swap_runs($s; $lca): map(select(of_cell("folkert"; $s; $lca) and .outcome != "lab-error"));
+def swap_window($lca): [swap_runs("off"; $lca), swap_runs("on"; $lca)] | map(map(.cell.workload.deadline_s) | min | values) | min;
 def gone_within($w): .gone == true and .t_gone_s <= $w;
 def swap_counts($lca):
   swap_window($lca) as $w
@@ -84,14 +86,14 @@ def policy_columns($plan):
   | unique | if length == 0 then ["lca"] else . end;
 
 # The desktops of a run's matrix.
-def run_desktops($meta): $meta.matrix.desktops // ["flat"];
+def run_desktops($meta): $meta.matrix.desktops;
 
-# The records of one desktop (runs older than the desktops ran the flat one).
-def on_desktop($d): map(select((.desktop // "flat") == $d));
+# The records of one desktop.
+def on_desktop($d): map(select(.cell.desktop.name == $d));
 
 # A run's longest probe heartbeat gap; a hung run has no probes' report,
 # and its desktop was frozen at least until the host's deadline.
-def stall_ms: .max_probe_gap_ms // (if .outcome == "hung" then .deadline_s * 1000 else null end);
+def stall_ms: .max_probe_gap_ms // (if .outcome == "hung" then .cell.workload.deadline_s * 1000 else null end);
 def gaps_s(f): map(stall_ms // empty) | f | ms_to_s;
 
 # A claim none of whose runs was conclusive has no verdict.
@@ -131,13 +133,13 @@ def claims($swaps; $ci; $fisher; $lca):
                    // ($fisher.swap.p_worse_holm < alpha) as $later | ($stall_ms != null and $stall_ms >= claim4_stall_s * 1000) as $minutes
                       | if $later and $minutes then "reproduced" elif $later or $minutes then "partly"
                         else "not reproduced" end),
-         evidence: "\($lca), folkert, every run but lab errors: bomb gone within \($w | seconds) (the shorter deadline) in \($on | share(gone_within($w); $ci)) with swap, \($off | share(gone_within($w); $ci)) without; one-sided Fisher exact test that swap is worse: \($fisher.swap | p_text); with swap the median run's longest probe heartbeat gap \($stall | seconds) (longest \($on | gaps_s(max) | seconds)), without \($off | gaps_s(max) | seconds) at most; gone at all with swap in \($on | share(.gone == true; $ci)) (deadline \($on | map(.deadline_s) | unique | if length == 0 then "–" else "\(join(", ")) s" end))"}),
-    ( ($r | map(select(.kind == "false-positive" and conclusive))) as $fp
-      | ($fp | map(select(.kernel == "stock"))) as $st | ($fp | map(select(.kernel == $lca))) as $lc
+         evidence: "\($lca), folkert, every run but lab errors: bomb gone within \($w | seconds) (the shorter deadline) in \($on | share(gone_within($w); $ci)) with swap, \($off | share(gone_within($w); $ci)) without; one-sided Fisher exact test that swap is worse: \($fisher.swap | p_text); with swap the median run's longest probe heartbeat gap \($stall | seconds) (longest \($on | gaps_s(max) | seconds)), without \($off | gaps_s(max) | seconds) at most; gone at all with swap in \($on | share(.gone == true; $ci)) (deadline \($on | map(.cell.workload.deadline_s) | unique | if length == 0 then "–" else "\(join(", ")) s" end))"}),
+    ( ($r | map(select(.cell.workload.kind == "false-positive" and conclusive))) as $fp
+      | ($fp | map(select(.cell.kernel.column == "stock"))) as $st | ($fp | map(select(.cell.kernel.column == $lca))) as $lc
       | {runs: ([$st[], $lc[]] | length), claim: "Killing a whole tree is the wrong answer to memory pressure that is not a fork bomb.",
          source: "the lab's own question: no 2005 message makes it; the one review, Andrew Morton's of the first posting (linux-kernel, 30 March 2005), objected to the exit path's cost, and LWN's one reservation is the overhead",
          rule: "the false-positive workloads and swap settings together, conclusive runs, \(min_runs) a side; reproduced when more runs went wrong (the root killed or a probe lost) on the column than on stock (one-sided Fisher exact test, Holm-adjusted over the claim's tests, p < \(alpha)), not shown otherwise",
          verdict: (($r | fp_counts($lca) | compared)
                    // if $fisher.fp.p_worse_holm < alpha then "reproduced" else "not shown" end),
-         evidence: "false-positive runs with the root killed or a probe lost: \($lca) \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that \($lca) does worse: \($fisher.fp | p_text) (conclusive runs; \($r | map(select(.kind == "false-positive" and .outcome == "inconclusive" and (.kernel | IN("stock", $lca)))) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
+         evidence: "false-positive runs with the root killed or a probe lost: \($lca) \($lc | share(fp_bad; $ci)), stock \($st | share(fp_bad; $ci)); one-sided Fisher exact test that \($lca) does worse: \($fisher.fp | p_text) (conclusive runs; \($r | map(select(.cell.workload.kind == "false-positive" and .outcome == "inconclusive" and (.cell.kernel.column | IN("stock", $lca)))) | length) inconclusive left out); tasks killed by LCA decisions: \($lc | map(.lca_killed) | add // 0)"})
   ] | map(without_evidence);

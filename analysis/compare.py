@@ -82,13 +82,12 @@ def column_on(column, line):
     return column[:-len(line) - 1] if column.endswith("@" + line) else column
 
 
-def cell_key(workload, swap, column, defence, desktop, line):
-    """A cell's identity; on another kernel LINE its column without @LINE."""
-    return (workload, swap, column_on(column, line) if line else column, defence, desktop or "flat")
-
-
-def cell_of(r, line=None):
-    return cell_key(r["workload"], r["swap"], r["kernel"], r["defence"], r.get("desktop"), line)
+def cell_of(c, line=None):
+    """A cell's identity (a plan line, a record's cell); on another kernel
+    LINE its column without @LINE."""
+    column = c["kernel"]["column"]
+    return (c["workload"]["name"], c["swap"], column_on(column, line) if line else column,
+            c["defence"]["name"], c["desktop"]["name"])
 
 
 def planned_cells(side, line=None):
@@ -97,9 +96,8 @@ def planned_cells(side, line=None):
         with open(f"{run}/plan.jsonl") as f:
             for text in f:
                 c = json.loads(text)
-                if c.get("type", "survival") == "survival":
-                    cells.add(cell_key(c["workload"]["name"], c["swap"], c["kernel"]["column"],
-                                       c["defence"]["name"], (c.get("desktop") or {}).get("name"), line))
+                if c["type"] == "survival":
+                    cells.add(cell_of(c, line))
     return cells
 
 
@@ -119,7 +117,7 @@ def cell_name(c):
 
 
 def clocks(records):
-    return sorted({f"{r.get('accel', '?')}/{r.get('clock', 'wall')}" for r in records})
+    return sorted({f"{r['accel']}/{r['clock']}" for r in records})
 
 
 def worst(runs, severity):
@@ -224,7 +222,7 @@ def survival(base_dir, new_dir, severity, severe, undecided_only=False):
     side = {"base": defaultdict(list), "new": defaultdict(list)}
     for name in side:
         for r in records[name]:
-            side[name][cell_of(r, lines[name])].append(r)
+            side[name][cell_of(r["cell"], lines[name])].append(r)
     on = {name: clocks(records[name]) for name in side}
     if on["base"] != on["new"]:
         fail(f"BASE ran on {', '.join(on['base'])} and NEW on {', '.join(on['new'])}: "
@@ -392,7 +390,7 @@ def run_type(side):
     types = set()
     for run in side.split("+"):
         with open(f"{run}/meta.json") as f:
-            types.add(json.load(f).get("matrix", {}).get("type", "survival"))
+            types.add(json.load(f)["matrix"]["type"])
     if len(types) > 1:
         fail(f"{side} joins survival and overhead runs")
     return types.pop()

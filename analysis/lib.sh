@@ -47,9 +47,9 @@ check_run_dir() {
 	[ -f "$dir/runs.jsonl" ] || die "$dir/runs.jsonl is missing: the run has no records yet"
 	want=$(schema_version)
 	have=$(jq -r .schema "$dir/meta.json")
-	[ "$have" = "$want" ] || die "$dir was written by schema $have; this lab reads $want"
+	[ "$have" = "$want" ] || die "$dir was written by schema $have; this lab reads $want (lab/migrate $dir)"
 	[ -f "$dir/plan.jsonl" ] || die "$dir/plan.jsonl is missing: not a run directory of this schema"
-	if [ "$(jq -r '.matrix.type // "survival"' "$dir/meta.json")" = overhead ]; then
+	if [ "$(jq -r .matrix.type "$dir/meta.json")" = overhead ]; then
 		have=$(jq -R -r 'input_line_number as $n | (try fromjson catch null)
 			| if . == null then "\($n): not JSON"
 			  elif (.type | IN("pahole", "forkbench", "oomcost")) | not then "\($n): not an overhead record"

@@ -1,7 +1,9 @@
 # The run record and its outcome class, from evidence only.
 # Used by analysis/record; the schema is analysis/record.schema.json.
 
-def schema_version: 2;
+include "cell";
+
+def schema_version: 3;
 
 # A stalled OOM killer's threshold (final_stall, below).
 def stall_s: 30;
@@ -82,7 +84,7 @@ def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
               elif $boot.hung_by == "host-deadline"
               then "no end from the guest within a last-resort host deadline; QEMU killed"
               else "no end from the guest within \($boot.timeout) s; QEMU killed" end)
-             + (if ($cell.kernel.time_scale // 1) != 1
+             + (if $cell.kernel.time_scale != 1
                 then " (a debug build: deadlines x\($cell.kernel.time_scale))" else "" end)]
   elif $boot.status == "crashed" then
     ["lab-error", "the guest ended without the end marker and without a panic on the console (QEMU exit \($boot.qemu_exit))"]
@@ -93,7 +95,7 @@ def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
     ["lab-error", "the defence hook \($cell.defence.hook) reported no evidence"]
   elif $result.stopped == true then
     ["inconclusive", "stopped at \($result.t_end_s) s by its end condition (a test of the mechanism): survival not observed"]
-  elif ($result.final_stall_s // 0) >= stall_s * ($cell.kernel.time_scale // 1) then
+  elif ($result.final_stall_s // 0) >= stall_s * $cell.kernel.time_scale then
     ["stalled", "memory and swap exhausted (under \(stall_kb) kB) for the last \($result.final_stall_s * 10 | round / 10) s"
                 + " with no OOM kill: a stalled OOM killer"
                 + (if $cell.workload.kind == "bomb" then "; \($result.leftover_tasks) bomb tasks left" else "" end)]
@@ -181,7 +183,7 @@ def first_victim($killed):
     $killed[0] as $k
     | (.cell.workload.guest_path | split("/") | last | .[0:15]) as $prog
     | $k + {probe: ((.probe_pids // {}) | to_entries | map(select(.value == $k.pid) | .key) | first // null),
-            bomb_member: (.kind == "bomb" and $k.comm == $prog)}
+            bomb_member: (.cell.workload.kind == "bomb" and $k.comm == $prog)}
   end;
 
 # Why each lost desktop probe died, from the evidence: "oom-kill" when the
@@ -223,22 +225,10 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       id: $cell.id,
       key: $cell.key,
       cell: $cell,
-      kernel: $cell.kernel.column,
-      build: $cell.kernel.build,
       kernel_release: $build.release,
       kernel_version: $build.version,
       series_hash: $build.series_hash,
       config_hash: $build.config_hash,
-      swap: $cell.swap,
-      workload: $cell.workload.name,
-      kind: $cell.workload.kind,
-      defence: $cell.defence.name,
-      desktop: ($cell.desktop.name // "flat"),
-      args: $cell.workload.args,
-      rep: $cell.rep,
-      seed: $cell.seed,
-      deadline_s: $cell.workload.deadline_s,
-      time_scale: ($cell.kernel.time_scale // 1),
       outcome: null,
       outcome_reason: null,
       qemu: $boot.qemu,

@@ -1,4 +1,5 @@
 include "outcome";
+include "cell";
 
 # Tables from a run's records. Input of each def: the array of records;
 # $meta is the run's meta.json (the matrix's lists, in the experiment's
@@ -8,17 +9,6 @@ include "outcome";
 def latest:
   to_entries | map(.value + {_i: .key})
   | group_by(.id) | map(max_by(._i) | del(._i));
-
-# A record's cell without its repetition, by its fields (records older
-# than the desktops ran on the flat one), and the same of a plan's cell.
-def cell_of: {workload, swap, kernel, defence, desktop: (.desktop // "flat")};
-def planned_cell:
-  {workload: .workload.name, swap, kernel: .kernel.column, defence: .defence.name, desktop: (.desktop.name // "flat")};
-
-# A cell's name in reports: "a swap=off lca+pids @article".
-def cell_name:
-  "\(.workload) swap=\(.swap) \(.kernel)\(if .defence == "none" then "" else "+" + .defence end)"
-  + (if .desktop == "flat" then "" else " @\(.desktop)" end);
 
 def median:
   sort | if length == 0 then null
@@ -30,7 +20,7 @@ def round2: if . == null then null else (. * 100 | round) / 100 end;
 
 def defences($meta): $meta.matrix.defences;
 
-def desktops($meta): $meta.matrix.desktops // ["flat"];
+def desktops($meta): $meta.matrix.desktops;
 
 # The table's columns; a desktop is named where the run has more than one.
 def columns($meta):
@@ -76,7 +66,7 @@ def share_of($k; $n; $ci):
 
 def survival_cell($reps; $ci):
   outcome_counts($reps; $ci)
-  + (map(select(.gone == true and .kind == "bomb") | .t_gone_s) | median
+  + (map(select(.gone == true and .cell.workload.kind == "bomb") | .t_gone_s) | median
      | if . == null then "" else "; gone in \(seconds) (median)" end);
 
 # The probes lost over a cell's runs, each with the causes of its deaths
@@ -104,7 +94,7 @@ def kills_cell:
 # a column in which the plan has no cell at all is left out.
 def table($meta; $plan; $workloads; cell):
   . as $recs
-  | ($plan | map(planned_cell)) as $planned
+  | ($plan | map(coords)) as $planned
   | [columns($meta)[] | . as $c | select(any($planned[]; . == column_cell(.workload; $c)))] as $cols
   | header($cols; "workload"),
     ($workloads[] as $w
@@ -148,10 +138,7 @@ def acted_cell($ci):
 def plan_columns:
   map(.kernel // empty | "\(.column) = \(.build)" + (if (.sysctls | length) > 0 then " + " + (.sysctls | join(" ")) else "" end))
   | unique | join("; ");
-# Records older than the desktops ran the flat one, its browser size then in .guest.
-def plan_desktops:
-  map(.desktop // {name: "flat", what: "everything under the login shell, a \(.guest.browser_mb) MB browser"}
-      | "\(.name) = \(.what)") | unique | join("; ");
+def plan_desktops: map(.desktop | "\(.name) = \(.what)") | unique | join("; ");
 # "a 120 s (swap off), 600 s (swap on); tar 30 s": one number where the swap settings share it.
 def plan_deadlines:
   group_by(.workload.name)

@@ -166,11 +166,8 @@ def kernel_column(name):
     def scaled(s):
         m = re.fullmatch(r"vm\.oom_kill_lca_window_ms=([0-9]+)", s)
         return f"vm.oom_kill_lca_window_ms={number_text(int(m.group(1)) * scale)}" if m else s
-    out = {"column": column, "build": build,
-           "sysctls": [scaled(s) for s in sysctls.split(" ") if s != ""]}
-    if scale != 1:
-        out["time_scale"] = scale
-    return out
+    return {"column": column, "build": build,
+            "sysctls": [scaled(s) for s in sysctls.split(" ") if s != ""], "time_scale": scale}
 
 
 def number_text(x):
@@ -293,12 +290,7 @@ def desktop(arg):
         usage_error(f"{line}: the browser wants whole MB, not '{browser}'")
     if session not in ("lab", "systemd"):
         usage_error(f"{line}: unknown session '{session}' (lab, systemd)")
-    # a lab session is the cell's default: its JSON (and old plans) name none
-    out = {"name": name, "shape": shape, "browser_mb": int(browser)}
-    if session != "lab":
-        out["session"] = session
-    out["what"] = what
-    return out
+    return {"name": name, "shape": shape, "browser_mb": int(browser), "session": session, "what": what}
 
 
 def check_clocks(setting, value):
@@ -471,21 +463,19 @@ def survival_plan(mode, experiment):
     if len(blanks_split(clock)) != 1:
         usage_error(f"SURVIVAL_CLOCK is one clock (wall, icount), not '{clock}'")
     # under icount one vCPU (lab/boot --icount)
-    guest = {"mem": setting("GUEST_MEM"), "swap_size": setting("GUEST_SWAP")}
+    guest = {"mem": setting("GUEST_MEM"), "swap_size": setting("GUEST_SWAP"), "clock": clock}
     for key, name in (("cpus", "GUEST_CPUS"), ("threads_max", "RUN_THREADS_MAX"), ("nproc", "RUN_NPROC"),
                       ("quiet_s", "QUIET_S"), ("margin_s", "RUN_MARGIN_S")):
         guest[key] = number(name, setting(name))
     if clock == "icount":
-        guest.update(clock=clock, icount=setting("SURVIVAL_ICOUNT"), cpus=1)
+        guest.update(icount=setting("SURVIVAL_ICOUNT"), cpus=1)
 
     if mode == "builds":
         print_lines(sorted({kernel_of[k]["build"] for k in kernels}))
         return
     if mode == "matrix":
         matrix = {"type": "survival", "kernels": kernels, "swap": swaps, "workloads": names,
-                  "defences": defences, "reps": int(reps_text), "seed": int(seed_text)}
-        if desktops != ["flat"]:
-            matrix["desktops"] = desktops
+                  "defences": defences, "desktops": desktops, "reps": int(reps_text), "seed": int(seed_text)}
         if pairing != "cross":
             matrix["pairing"] = pairing
         if cells_where:
@@ -512,7 +502,7 @@ def survival_plan(mode, experiment):
                 swap_deadline = wl.pop("swap_deadline_s")
                 if s == "on":
                     wl["deadline_s"] = swap_deadline
-                cell = {"experiment": experiment, "rep": rep, "seed": int(seed_text), "workload": wl,
+                cell = {"type": "survival", "experiment": experiment, "rep": rep, "seed": int(seed_text), "workload": wl,
                         "swap": s, "kernel": kernel_of[k], "defence": defence_of[d], "desktop": desktop_of[e],
                         "guest": guest}
                 cells.append(with_identity(cell))

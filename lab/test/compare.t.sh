@@ -11,9 +11,10 @@ t_unit_compare_flags_regressions() {
 	# build on stock without swap hung, prefork on lca went from
 	# inconclusive to killed (not comparable), a cell goes missing: a hung
 	# guest that BASE did not have is a regression whatever the counts
-	jq -c 'if .workload == "build" and .kernel == "stock" then .outcome = "hung"
-		elif .workload == "prefork" and .kernel == "lca" then .outcome = "killed" else . end
-		| select(.workload != "a" or .swap != "on" or .kernel != "stock")' \
+	jq -c '.cell as {workload: {name: $w}, $swap, kernel: {column: $k}}
+		| if $w == "build" and $k == "stock" then .outcome = "hung"
+		  elif $w == "prefork" and $k == "lca" then .outcome = "killed" else . end
+		| select($w != "a" or $swap != "on" or $k != "stock")' \
 		"$TEST_FIXTURES/run-small/runs.jsonl" >"$new/runs.jsonl"
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new hung guest was not a regression: $out"
 	printf '%s\n' "$out"
@@ -42,7 +43,7 @@ t_unit_compare_flags_regressions() {
 	new=$(synthetic_run killed survived survived killed survived)
 	"$LAB_ROOT/analysis/compare" "$base" "$new" >/dev/null || fail "a shuffled rerun was called a regression"
 	# one splat where BASE had none is a regression
-	jq -c 'if .rep == 2 then .kernel_splats = [{kind: "kasan", line: "BUG: KASAN: x"}] else . end' \
+	jq -c 'if .cell.rep == 2 then .kernel_splats = [{kind: "kasan", line: "BUG: KASAN: x"}] else . end' \
 		"$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new kernel splat was not a regression: $out"
 	grep -q 'WORSE: NEW has kernel splat' <<<"$out" || fail "the splat is not named: $out"
@@ -69,16 +70,16 @@ t_unit_compare_times() {
 	local base new out
 	base=$(synthetic_run survived survived survived survived survived survived)
 	new=$(synthetic_run survived survived survived survived survived survived)
-	set_times "$base" '10 + .rep'
-	set_times "$new" '30 + .rep'
+	set_times "$base" '10 + .cell.rep'
+	set_times "$new" '30 + .cell.rep'
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "later OOM kills were not a regression: $out"
 	printf '%s\n' "$out"
 	grep -q '^| prefork swap=off stock | 6/6 (11, 12, 13, 14, 15, 16 s) | 6/6 (31, 32, 33, 34, 35, 36 s) | WORSE (p = 0.00108, 0.00108 after Holm) |$' <<<"$out" ||
 		fail "the later first OOM kills are not flagged with their p-value"
 	grep -q '^REGRESSION: 1 worse: first OOM kill: prefork swap=off stock$' <<<"$out" || fail "the regression is not named"
-	set_times "$new" 'if .rep <= 3 then null else 10 + .rep end'
+	set_times "$new" 'if .cell.rep <= 3 then null else 10 + .cell.rep end'
 	expect_exit 1 'first OOM kill: prefork swap=off stock' "$LAB_ROOT/analysis/compare" "$base" "$new"
-	set_times "$new" '17 - .rep'
+	set_times "$new" '17 - .cell.rep'
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "the same times in another order were a regression: $out"
 	[ "$(tail -1 <<<"$out")" = "No regression." ] || fail "six a side could decide, yet: $(tail -1 <<<"$out")"
 	jq -c '.accel = "kvm"' "$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
@@ -91,7 +92,7 @@ t_unit_compare_across_lines() {
 	local base new out
 	base=$(synthetic_run survived survived)
 	new=$(synthetic_run survived killed)
-	jq -c '.kernel_version = "6.12.118" | .kernel = "stock@6.12" | .cell.kernel.column = "stock@6.12"' \
+	jq -c '.kernel_version = "6.12.118" | .cell.kernel.column = "stock@6.12"' \
 		"$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
 	jq -c '.kernel.column = "stock@6.12"' "$new/plan.jsonl" >"$new/p" && mv "$new/p" "$new/plan.jsonl"
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "compare across lines failed: $out"
@@ -198,7 +199,7 @@ t_unit_compare_incomparable_is_a_gap() {
 	for side in base new; do
 		outcome=inconclusive
 		[ "$side" = base ] || outcome=killed
-		jq -c --arg o "$outcome" 'select(.rep == 1) | .kernel = "lca" | .cell.kernel.column = "lca"
+		jq -c --arg o "$outcome" 'select(.cell.rep == 1) | .cell.kernel.column = "lca"
 			| .id = "1-prefork-off-lca" | .cell.id = .id | .outcome = $o' "${!side}/runs.jsonl" >"${!side}/more"
 		cat "${!side}/more" >>"${!side}/runs.jsonl"
 		jq -c .cell "${!side}/more" >>"${!side}/plan.jsonl"

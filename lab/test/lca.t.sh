@@ -107,7 +107,7 @@ t_lca_rule_intended() {
 	local record f
 	lca_bomb lca@lca-debug lca_killed=2
 	f=$record
-	jq -e --argjson s "$DEBUG_TIME_SCALE" '.time_scale == $s and .kernel == "lca@lca-debug"' "$f" >/dev/null ||
+	jq -e --argjson s "$DEBUG_TIME_SCALE" '.cell.kernel | .time_scale == $s and .column == "lca@lca-debug"' "$f" >/dev/null ||
 		fail "the record does not say the cell was scaled"
 	grep -qF -- "$DEBUG_CMDLINE_APPEND" <(jq -r .cmdline "$(dirname "$f")/boot.json") ||
 		fail "the debug boot did not get $DEBUG_CMDLINE_APPEND"

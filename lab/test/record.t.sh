@@ -19,7 +19,7 @@ t_unit_record_classifies_each_fixture() {
 	done
 	"$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" "$recs" || fail "a fixture record does not follow the schema"
 	# each record names the classifier that made it
-	c=$(cd "$LAB_ROOT" && cat analysis/record analysis/outcome.jq workloads/splats.tab | sha256sum | cut -c1-16)
+	c=$(cd "$LAB_ROOT" && cat analysis/record analysis/outcome.jq analysis/cell.jq workloads/splats.tab | sha256sum | cut -c1-16)
 	jq -e -s --arg c "$c" 'all(.classifier == $c)' "$recs" >/dev/null || fail "a record does not name classifier $c"
 	# the first OOM victim: a bomb member in the clean run, the 64 MB browser
 	# probe in the collateral one, none where nothing was killed
@@ -44,10 +44,10 @@ t_unit_validate_names_the_bad_line() {
 	local f
 	f=$(mktemp)
 	"$LAB_ROOT/analysis/record" "$TEST_FIXTURES/cells/persists" >"$f"
-	"$LAB_ROOT/analysis/record" "$TEST_FIXTURES/cells/persists" | jq -c '.rep = 0 | del(.outcome)' >>"$f"
+	"$LAB_ROOT/analysis/record" "$TEST_FIXTURES/cells/persists" | jq -c '.cell.rep = 0 | del(.outcome)' >>"$f"
 	echo 'not json' >>"$f"
 	expect_exit 1 ":2: record: 'outcome' is a required property" "$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" "$f"
-	expect_exit 1 ':2: record.rep: 0 is less than the minimum of 1' "$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" "$f"
+	expect_exit 1 ':2: record.cell.rep: 0 is less than the minimum of 1' "$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" "$f"
 	expect_exit 1 ':3: not JSON' "$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" "$f"
 	"$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" <(head -1 "$f") || fail "a good record was refused"
 }
@@ -128,7 +128,7 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 			  stall: {gone: false, leftover_tasks: 9, t_end_s: 120, final_stall_s: 30, workload_status: 0, probes: probes(false)},
 			  stall29: {gone: false, leftover_tasks: 9, t_end_s: 120, final_stall_s: 29.9, probes: probes(false)}}[$boot.r // ""])
 			  as $result
-			| {workload: {kind: (if $kind == "fp" then "false-positive" else "bomb" end)}, defence: {hook: null}} as $cell
+			| {workload: {kind: (if $kind == "fp" then "false-positive" else "bomb" end)}, defence: {hook: null}, kernel: {time_scale: 1}} as $cell
 			| classify($boot; $result; null; $panic; ""; $cell; $acted) | .[0]')
 		printf '%-13s %-60s -> %s\n' "$want" "$boot $kind $acted" "$got"
 		[ "$got" = "$want" ] || fail "$boot $kind $acted: $got, expected $want"
@@ -138,7 +138,7 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 	# a defence hook that reported nothing makes the run a lab error
 	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
 		classify({status: "finished", exit: 0}; {gone: true, probes: []}; null; ""; "";
-			{workload: {kind: "bomb"}, defence: {hook: "/lab/workloads/defences/pids.sh"}}; ["oom-killer"]) | .[0]')
+			{workload: {kind: "bomb"}, defence: {hook: "/lab/workloads/defences/pids.sh"}, kernel: {time_scale: 1}}; ["oom-killer"]) | .[0]')
 	[ "$got" = lab-error ] || fail "no evidence from a hook: $got"
 	# a debug build's hung run says its deadlines were scaled
 	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
@@ -150,7 +150,7 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
 		[{status: "hung", timeout: 210, hung_by: "guest-deadline", guest_seconds: 214},
 		 {status: "hung", timeout: 210, hung_by: "stalled", guest_seconds: 57}][]
-		| classify(.; null; null; ""; ""; {workload: {kind: "bomb"}, defence: {hook: null}}; []) | join(": ")')
+		| classify(.; null; null; ""; ""; {workload: {kind: "bomb"}, defence: {hook: null}, kernel: {time_scale: 1}}; []) | join(": ")')
 	[ "$got" = "hung: no end from the guest within 210 guest s; QEMU killed
 hung: the guest stopped running at guest second 57 (its ticker silent); QEMU killed" ] || fail "icount hangs: $got"
 }
@@ -187,4 +187,32 @@ t_unit_probe_deaths_name_their_cause() {
 		fail "kill lines and subtrees"
 	[ "$(sed -n 2p <<<"$got" | jq -r 'map(.cause) | unique | join(",")')" = "defence earlyoom" ] || fail "a defence's kills"
 	[ "$(sed -n 3p <<<"$got" | jq -r 'map(.cause) | unique | join(",")')" = "unknown" ] || fail "no pids, no cause"
+}
+
+# lab/migrate brings a schema 2 run (two cells of results/policies, made
+# before the desktops) to schema 3: each cell names the flat desktop with
+# the browser it ran, the time scale and the clock; the records keep the
+# cell nested only; no outcome changes; the report reads it. A migration
+# that fails half-way leaves the run as it was.
+t_unit_migrate_schema_2() {
+	local dir out
+	dir=$(mktemp -d)/run
+	cp -r "$TEST_FIXTURES/run-v2" "$dir"
+	expect_exit 1 'written by schema 2; this lab reads 3 \(lab/migrate ' "$LAB_ROOT/analysis/report" "$dir" --no-figures
+	cp -r "$dir" "$dir.broken"
+	rm "$dir.broken/cells/1-a-off-lca/boot.json"
+	cp -r "$dir.broken" "$dir.before"
+	expect_exit 1 'cells/1-a-off-lca: no record' "$LAB_ROOT/lab/migrate" "$dir.broken"
+	diff -r "$dir.before" "$dir.broken" || fail "a failed migration changed the run"
+	out=$("$LAB_ROOT/lab/migrate" "$dir" 2>&1) || fail "lab/migrate failed: $out"
+	printf '%s\n' "$out"
+	grep -qF '(0 changed)' <<<"$out" || fail "the migration changed outcomes"
+	jq -e -s 'length == 2 and all(.[]; .schema == 3 and ([has("kernel", "workload", "swap", "rep", "desktop")] | any | not)
+		and .cell.type == "survival" and .cell.kernel.time_scale == 1 and .cell.guest.clock == "wall"
+		and .cell.desktop == {name: "flat", shape: "flat", browser_mb: 64, session: "lab",
+		                      what: "everything under the login shell, a 64 MB browser"})' "$dir/runs.jsonl" >/dev/null ||
+		fail "the migrated records: $(head -1 "$dir/runs.jsonl")"
+	"$LAB_ROOT/analysis/report" "$dir" --no-figures || fail "no report of the migrated run"
+	grep -qF 'flat = everything under the login shell, a 64 MB browser' "$dir/report.md" || fail "the desktop is not named"
+	expect_exit 1 'of schema 3 already' "$LAB_ROOT/lab/migrate" "$dir"
 }

@@ -59,7 +59,7 @@ t_unit_extend_with_one_line_each() {
 		fail "the run failed"
 	dir=$results/x
 	[ "$(wc -l <"$dir/runs.jsonl")" -eq 8 ] || fail "expected 8 records"
-	jq -e -s 'any(.id == "1-idle-off-lca-fast-renice" and .kind == "false-positive" and .cell.defence.label == "renice")' \
+	jq -e -s 'any(.id == "1-idle-off-lca-fast-renice" and .cell.workload.kind == "false-positive" and .cell.defence.label == "renice")' \
 		"$dir/runs.jsonl" >/dev/null || fail "no record of the new cell"
 	"$copy/analysis/report" "$dir" --no-figures >/dev/null 2>&1 || fail "report failed"
 	grep -q '^| workload | stock swap=off | lca-fast swap=off | stock+renice swap=off | lca-fast+renice swap=off |$' "$dir/report.md" ||
@@ -156,7 +156,7 @@ t_unit_own_workload_is_planned_or_refused() {
 }
 
 # rerecord rewrites every record it supersedes: runs.jsonl and each cell's
-# record.json.
+# record.json, keeping what lab/run measured on the host beside each cell.
 t_unit_rerecord_rewrites_cell_records() {
 	local results dir
 	results=$(mktemp -d)
@@ -167,6 +167,8 @@ t_unit_rerecord_rewrites_cell_records() {
 	"$LAB_ROOT/lab/rerecord" "$dir" || fail "rerecord failed"
 	[ "$(jq -r .outcome "$dir/cells/1-a-off-stock/record.json")" = persists ] || fail "the cell's record.json is stale"
 	diff <(jq -c . "$dir"/cells/*/record.json | sort) <(sort "$dir/runs.jsonl") || fail "runs.jsonl and the cells disagree"
+	diff <(jq -c .host "$dir/runs.jsonl.old") <(jq -c .host "$dir/runs.jsonl") || fail "the host samples were lost"
+	jq -e -s 'all(.host.jobs == 1)' "$dir/runs.jsonl" >/dev/null || fail "no host sample: $(jq -c .host "$dir/runs.jsonl")"
 	[ -z "$(find "$results" -name '*.lock')" ] || fail "lock files in the run directory"
 }
 
@@ -191,7 +193,7 @@ t_boot_own_workload_runs() {
 	printf '%s\n' "$out"
 	f=$results/own/runs.jsonl
 	jq -c '{id, outcome, outcome_reason, peak_workload_tasks, program: .cell.workload.program, sha256: .cell.workload.sha256}' "$f"
-	jq -e --arg sha "$(sha256sum "$own/tinybomb.c" | cut -c1-16)" '.workload == "tinybomb" and .kind == "bomb"
+	jq -e --arg sha "$(sha256sum "$own/tinybomb.c" | cut -c1-16)" '.cell.workload.name == "tinybomb" and .cell.workload.kind == "bomb"
 		and .cell.workload.program == "lab/test/fixtures/own/tinybomb.c" and .cell.workload.sha256 == $sha
 		and (.outcome | IN("clean", "collateral", "persists", "inconclusive")) and .peak_workload_tasks >= 10' "$f" >/dev/null ||
 		fail "the record of the own workload: $(cat "$f")"
@@ -232,7 +234,7 @@ t_unit_column_on_another_build() {
 	jq -e --argjson s "$DEBUG_TIME_SCALE" '.kernel == {column: "lca-2005@lca-debug", build: "lca-debug",
 		sysctls: ["vm.oom_kill_lca=2", "vm.oom_kill_lca_score=2"], time_scale: $s}' <<<"$plan" >/dev/null ||
 		fail "lca-2005@lca-debug: $(jq -c .kernel <<<"$plan")"
-	jq -e '.kernel | has("time_scale") | not' <<<"$(plan_of "$LAB_ROOT" KERNELS=lca WORKLOADS=a)" \
+	jq -e '.kernel.time_scale == 1' <<<"$(plan_of "$LAB_ROOT" KERNELS=lca WORKLOADS=a)" \
 		>/dev/null || fail "a build that is not a debug build got a time scale"
 	plan=$(plan_of "$LAB_ROOT" KERNELS=lca@lca-debug,lca WORKLOADS=a)
 	jq -e -s --argjson s "$DEBUG_TIME_SCALE" 'map(.kernel.sysctls[] | select(startswith("vm.oom_kill_lca_window_ms=")))
@@ -254,14 +256,14 @@ t_unit_column_on_another_build() {
 }
 
 # SURVIVAL_CLOCK=icount: each cell's guest counts instructions
-# (SURVIVAL_ICOUNT) on one vCPU; under wall the plan line is as before.
+# (SURVIVAL_ICOUNT) on one vCPU; under wall on GUEST_CPUS, no icount.
 t_unit_survival_clock_in_plan() {
 	local plan
 	plan=$(plan_of "$LAB_ROOT" KERNELS=lca WORKLOADS=a SURVIVAL_CLOCK=icount SURVIVAL_ICOUNT=shift=3)
 	jq -e '.guest | .clock == "icount" and .icount == "shift=3" and .cpus == 1' <<<"$plan" >/dev/null ||
 		fail "icount: $(jq -c .guest <<<"$plan")"
 	plan=$(plan_of "$LAB_ROOT" KERNELS=lca WORKLOADS=a SURVIVAL_CLOCK=wall)
-	jq -e --argjson c "$GUEST_CPUS" '.guest | (has("clock") or has("icount") | not) and .cpus == $c' \
+	jq -e --argjson c "$GUEST_CPUS" '.guest | .clock == "wall" and (has("icount") | not) and .cpus == $c' \
 		<<<"$plan" >/dev/null || fail "wall: $(jq -c .guest <<<"$plan")"
 	expect_exit 2 "unknown clock 'sundial' in SURVIVAL_CLOCK" env SURVIVAL_CLOCK=sundial "$LAB_ROOT/lab/plan"
 	expect_exit 2 "SURVIVAL_CLOCK is one clock" env SURVIVAL_CLOCK="wall icount" "$LAB_ROOT/lab/plan"

@@ -48,7 +48,7 @@ t_unit_report_names_bad_line() {
 	expect_exit 1 "runs.jsonl:3: record.outcome: 'great' is not one of" "$LAB_ROOT/analysis/report" "$run" --no-figures
 	[ ! -e "$run/report.md" ] || fail "a report was written from a damaged run"
 	jq '.schema = 9' "$TEST_FIXTURES/run-small/meta.json" >"$run/meta.json"
-	expect_exit 1 'written by schema 9; this lab reads 2' "$LAB_ROOT/analysis/report" "$run" --no-figures
+	expect_exit 1 'written by schema 9; this lab reads 3' "$LAB_ROOT/analysis/report" "$run" --no-figures
 }
 
 # A run of one cell (prefork, swap off, stock), one repetition per
@@ -62,10 +62,10 @@ synthetic_run() {
 		i=$((i + 1))
 		jq -c --argjson i "$i" --arg o "$outcome" '.cell | .rep = $i | .id = "\($i)-prefork-off-stock"' <<<"$rec" >>"$dir/plan.jsonl"
 		jq -c --argjson i "$i" --arg o "$outcome" '.cell.rep = $i | .cell.id = "\($i)-prefork-off-stock"
-			| .rep = $i | .id = .cell.id | .outcome = $o | .cell_dir = "cells/\(.id)"' <<<"$rec" >>"$dir/runs.jsonl"
+			| .id = .cell.id | .outcome = $o | .cell_dir = "cells/\(.id)"' <<<"$rec" >>"$dir/runs.jsonl"
 	done
 	jq --argjson reps "$#" '.matrix = {type: "survival", kernels: ["stock"], swap: ["off"], workloads: ["prefork"],
-		defences: ["none"], reps: $reps, seed: 0}' "$TEST_FIXTURES/run-small/meta.json" >"$dir/meta.json"
+		defences: ["none"], desktops: ["flat"], reps: $reps, seed: 0}' "$TEST_FIXTURES/run-small/meta.json" >"$dir/meta.json"
 	printf '%s\n' "$dir"
 }
 
@@ -86,8 +86,8 @@ t_unit_paper_builds_from_results() {
 	# a debug run: one splat in one cell, one in its stress boot, counted
 	# with the reference's boots: 2 in 4 + 1 + 8
 	debug=$(synthetic_run survived survived survived survived)
-	jq -c 'if .rep == 2 then .kernel_splats = [{kind: "lockdep", line: "WARNING: possible recursive locking detected"}]
-		else . end | if .rep <= 2 then .lca_decisions = [{victim: 9, prev: 0, lca: 0, killed: 0, anchor: 8}] else . end' \
+	jq -c 'if .cell.rep == 2 then .kernel_splats = [{kind: "lockdep", line: "WARNING: possible recursive locking detected"}]
+		else . end | if .cell.rep <= 2 then .lca_decisions = [{victim: 9, prev: 0, lca: 0, killed: 0, anchor: 8}] else . end' \
 		"$debug/runs.jsonl" >"$debug/r" && mv "$debug/r" "$debug/runs.jsonl"
 	mkdir -p "$debug/stress/swap-0"
 	jq -n -c '{seconds: 300, cpus: 4, swap: "0", outcome: "splats", stress: {counts: {vfork: 9}, oom_kills: 5,
@@ -209,11 +209,13 @@ t_unit_claims_verdicts_on_synthetic_records() {
 	# every verdict in one jq
 	recs=$(printf '%s\n' "${cases[@]}" | jq -s -c 'map(.records = [.words[] | split(" ")
 		| if .[0] | test("^[0-9]+x$") then .[1:] as $w | range(.[0][:-1] | tonumber) | $w else . end
-		| {kernel: .[0], workload: .[1], kind: .[2], outcome: .[3], swap: (.[4] // "off"),
-		   max_probe_gap_ms: (.[5] // "100" | if . == "-" then null else tonumber end), oom_kills: 1,
+		| (.[4] // "off") as $swap
+		| {cell: {workload: {name: .[1], kind: .[2], deadline_s: (if $swap == "on" then 600 else 90 end)},
+		          swap: $swap, kernel: {column: .[0]}, defence: {name: "none"}, desktop: {name: "flat"}},
+		   outcome: .[3], max_probe_gap_ms: (.[5] // "100" | if . == "-" then null else tonumber end), oom_kills: 1,
 		   probes_lost: (if .[3] == "collateral" then ["browser"] else [] end),
 		   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0}
-		| .deadline_s = (if .swap == "on" then 600 else 90 end) | .t_gone_s = (if .gone then 10 else null end)])')
+		| .t_gone_s = (if .gone then 10 else null end)])')
 	fisher=$(jq -c -L "$LAB_ROOT/analysis" 'include "claims"; [to_entries[] | select(.value.n >= 4) | .key as $i
 		| .value.column as $c | .value.records | fp_counts($c) + {family: "fp \($i)"}, swap_counts($c) + {family: "swap \($i)"}]' \
 		<<<"$recs" | "$LAB_ROOT/analysis/stats" fisher)
@@ -231,8 +233,9 @@ t_unit_claims_verdicts_on_synthetic_records() {
 	# their own deadline (a missing side once made every run "not gone")
 	local counts
 	counts=$(jq -n -c -L "$LAB_ROOT/analysis" 'include "claims";
-		[range(3) | {workload: "folkert", kernel: "lca", swap: "off", outcome: "clean", gone: true,
-		  t_gone_s: 30, deadline_s: 120}] | swap_counts("lca")')
+		[range(3) | {cell: {workload: {name: "folkert", deadline_s: 120}, kernel: {column: "lca"}, swap: "off",
+		  defence: {name: "none"}, desktop: {name: "flat"}}, outcome: "clean", gone: true, t_gone_s: 30}]
+		| swap_counts("lca")')
 	[ "$counts" = '{"base":[0,3],"new":[0,0]}' ] || fail "claim 4, swap off alone: $counts"
 }
 

@@ -176,7 +176,7 @@ t_unit_run_refuses_damaged_results() {
 	head -1 "$f" | jq -c '.schema = 0' >"$results/x"
 	sed -i '2d' "$f" && cat "$results/x" >>"$f"
 	sum=$(sha256sum "$f")
-	expect_exit 1 'line 2: schema 0, this lab reads 2' fake_run
+	expect_exit 1 'line 2: schema 0, this lab reads 3' fake_run
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
 	expect_exit 1 'was planned otherwise \(cell 3-a-off-stock is new\)' env REPS=3 \
 		KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
@@ -212,7 +212,7 @@ t_boot_make_run_one_cell() {
 	f=$(ls "$results"/*/runs.jsonl)
 	[ "$(wc -l <"$f")" -eq 1 ] || fail "expected one record in $f"
 	"$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" "$f" || fail "the record does not follow the schema"
-	jq -e '.kernel == "lca" and .workload == "folkert" and .accel != null and (.lca_decisions | type) == "array"' "$f" >/dev/null ||
+	jq -e '.cell.kernel.column == "lca" and .cell.workload.name == "folkert" and .accel != null and (.lca_decisions | type) == "array"' "$f" >/dev/null ||
 		fail "the record lacks what was asked: $(cat "$f")"
 	jq -r '"outcome: \(.outcome) (\(.outcome_reason)); decisions \(.lca_decisions | length), killed \(.lca_killed)"' "$f"
 	[ -f "$(dirname "$f")/$(jq -r .cell_dir "$f")/console.log.gz" ] || fail "no console log beside the record"
@@ -253,7 +253,7 @@ t_unit_desktops_are_a_matrix_dimension() {
 	[ "$(sort <<<"$cells" | xargs)" = "1 a off lca none 1 a off lca none article-nobig" ] || fail "unexpected plan: $cells"
 	line=$(EXPERIMENT=matrix KERNELS=lca SWAP=off WORKLOADS=a DEFENCES=none DESKTOPS=article-nobig REPS=1 "$LAB_ROOT/lab/plan")
 	jq -e '.key == "a off lca none article-nobig" and .id == "1-a-off-lca-article-nobig"
-		and .desktop == {name: "article-nobig", shape: "article", browser_mb: 0,
+		and .desktop == {name: "article-nobig", shape: "article", browser_mb: 0, session: "lab",
 		                 what: "the article'"'"'s tree with no large process (the browser holds nothing)"}' <<<"$line" >/dev/null ||
 		fail "plan line: $line"
 	expect_exit 2 "unknown desktop 'attic' \(workloads/desktops.tab has: flat article" \
@@ -263,9 +263,9 @@ t_unit_desktops_are_a_matrix_dimension() {
 	# two desktops in one run: a column each, and the records find theirs
 	dir=$(small_run)
 	jq -c '.matrix.desktops = ["flat", "article"]' "$dir/meta.json" >"$dir/m" && mv "$dir/m" "$dir/meta.json"
-	jq -c 'def article: .desktop = {name: "article", shape: "article", browser_mb: 64, what: "t"}
+	jq -c 'def article: .desktop = {name: "article", shape: "article", browser_mb: 64, session: "lab", what: "t"}
 			| .key += " article" | .id += "-article";
-		if has("cell") then .cell |= article | .key = .cell.key | .id = .cell.id | .desktop = "article"
+		if has("cell") then .cell |= article | .key = .cell.key | .id = .cell.id
 			| .cell_dir = "cells/\(.id)" | .outcome = "clean"
 		else article end | select(.id | contains("-a-"))' "$dir/plan.jsonl" "$dir/runs.jsonl" >"$dir/more"
 	grep -v '"schema"' "$dir/more" >>"$dir/plan.jsonl"
@@ -293,8 +293,8 @@ t_boot_defence_pids_acts() {
 	d=$(mktemp -d "$LAB_BUILD/boots/test-pids-XXXX")
 	"$LAB_ROOT/lab/run-cell" --deadline 10 --defence pids lca-off off folkert "$d" >"$d/out.json" ||
 		fail "run-cell failed"
-	jq -c '{outcome, defence, acted, defence_evidence, peak_workload_tasks}' "$d/out.json"
-	jq -e '.defence == "pids" and .defence_evidence.pids_max_refusals > 0 and (.acted | index("pids.max"))
+	jq -c '{outcome, defence: .cell.defence.name, acted, defence_evidence, peak_workload_tasks}' "$d/out.json"
+	jq -e '.cell.defence.name == "pids" and .defence_evidence.pids_max_refusals > 0 and (.acted | index("pids.max"))
 		and .peak_workload_tasks <= .defence_evidence.pids_max' "$d/out.json" >/dev/null || fail "pids.max did not act"
 }
 
@@ -304,8 +304,8 @@ t_boot_defence_earlyoom_runs() {
 	d=$(mktemp -d "$LAB_BUILD/boots/test-earlyoom-XXXX")
 	"$LAB_ROOT/lab/run-cell" --deadline 8 --defence earlyoom lca-off off leak "$d" >"$d/out.json" ||
 		fail "run-cell failed"
-	jq -c '{outcome, defence, acted, defence_evidence, oom_kills}' "$d/out.json"
-	jq -e '.defence == "earlyoom" and (.defence_evidence.earlyoom_kills | type) == "number"' "$d/out.json" >/dev/null ||
+	jq -c '{outcome, defence: .cell.defence.name, acted, defence_evidence, oom_kills}' "$d/out.json"
+	jq -e '.cell.defence.name == "earlyoom" and (.defence_evidence.earlyoom_kills | type) == "number"' "$d/out.json" >/dev/null ||
 		fail "earlyoom did not run"
 }
 
@@ -327,7 +327,7 @@ leak_with_swap_beside() {
 t_boot_defence_nohang_acts() {
 	local cell
 	leak_with_swap_beside nohang nohang
-	jq -e '.defence == "nohang" and .defence_evidence.nohang_running == true
+	jq -e '.cell.defence.name == "nohang" and .defence_evidence.nohang_running == true
 		and .defence_evidence.nohang_workload_actions > 0 and (.acted | index("nohang"))' "$cell/out.json" \
 		>/dev/null || fail "nohang did not signal the workload ($cell)"
 }
@@ -339,7 +339,7 @@ t_boot_defence_nohang_acts() {
 t_boot_defence_oomd_acts() {
 	local cell
 	leak_with_swap_beside oomd systemd-oomd
-	jq -e '.defence == "oomd" and .defence_evidence.oomd_running == true
+	jq -e '.cell.defence.name == "oomd" and .defence_evidence.oomd_running == true
 		and .defence_evidence.oomd_workload_kills > 0 and (.acted | index("systemd-oomd"))' "$cell/out.json" \
 		>/dev/null || fail "systemd-oomd did not kill the workload's cgroup ($cell)"
 }
@@ -358,7 +358,7 @@ t_boot_systemd_desktop_is_in_the_session() {
 	jq -e '.init == "systemd"' "$d/boot.json" >/dev/null || fail "not a systemd guest ($d)"
 	grep '"type":"settings"' "$d/channel.log" | jq -e --arg cg "$SYSTEMD_SESSION_CGROUP" '.cgroup == $cg' \
 		>/dev/null || fail "the desktop is not in $SYSTEMD_SESSION_CGROUP ($d)"
-	jq -e '.outcome != "lab-error" and .outcome != "hung" and .desktop == "debian12-nobig"' "$d/out.json" \
+	jq -e '.outcome != "lab-error" and .outcome != "hung" and .cell.desktop.name == "debian12-nobig"' "$d/out.json" \
 		>/dev/null || fail "the cell ended $(jq -r '.outcome + ": " + .outcome_reason' "$d/out.json") ($d)"
 	# 33% of the guest's 1,844 threads-max, counted over the whole session
 	jq -e '.peak_workload_tasks <= 608' "$d/out.json" >/dev/null ||
@@ -391,8 +391,8 @@ t_boot_article_desktop_is_a_tree() {
 	d=$(mktemp -d "$LAB_BUILD/boots/test-article-XXXX")
 	"$LAB_ROOT/lab/run-cell" --deadline 3 --desktop article-nobig lca off prefork "$d" >"$d/out.json" ||
 		fail "run-cell failed ($d)"
-	jq -c '{desktop, outcome, probe_pids, probe_ppids, settings}' "$d/out.json"
-	jq -e '.desktop == "article-nobig" and .settings.browser_mb == 0 and .probe_pids as $p | .probe_ppids as $pp
+	jq -c '{desktop: .cell.desktop.name, outcome, probe_pids, probe_ppids, settings}' "$d/out.json"
+	jq -e '.cell.desktop.name == "article-nobig" and .settings.browser_mb == 0 and .probe_pids as $p | .probe_ppids as $pp
 		| $pp.editor == $p.session and $pp.browser == $p.session and $pp.emulator == $p.session
 		  and $pp.terminal == $p.emulator and $pp.session != $p.daemon' "$d/out.json" >/dev/null ||
 		fail "the desktop is not the article's tree ($d)"
