@@ -185,17 +185,26 @@ t_unit_run_refuses_damaged_results() {
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
 }
 
-# A run resumed after its kernel changed (another patch or config between
-# sessions) is refused before anything boots, naming both kernels.
-# (a boot group test: it compares with the built stock kernel's identity)
+# A run resumed after its kernel changed (another patch or config, or
+# another Debian linux-source, between sessions) is refused before anything
+# boots, naming both kernels. Its cells are made the built kernel's but for
+# the one field each case changes, records included (the old check read
+# them). (a boot group test: it compares with the built lca kernel)
 t_boot_resume_refuses_another_kernel() {
-	local results
+	local results built field value
 	results=$(mktemp -d)
 	DEADLINES=a=5 fake_run lca >/dev/null 2>&1 || fail "the fake run failed"
 	sed -i 2d "$results/r1/runs.jsonl"
-	jq -c '.series_hash = "lca-older"' "$results/r1/runs.jsonl" >"$results/x" && mv "$results/x" "$results/r1/runs.jsonl"
-	expect_exit 1 "has records of build 'lca' with series lca-older, config .*; the one built now has series" \
-		env DEADLINES=a=5 KERNELS=lca SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	built=$LAB_BUILD/kernels/lca/kernel.json
+	jq -c --slurpfile k "$built" '.series_hash = $k[0].series_hash | .config_hash = $k[0].config_hash' \
+		"$results/r1/runs.jsonl" >"$results/x" && mv "$results/x" "$results/r1/runs.jsonl"
+	for field in series_hash package_version; do
+		value=older-$field
+		jq --slurpfile k "$built" --arg f "$field" --arg v "$value" '.build = ($k[0] | .[$f] = $v)' \
+			"$results/r1/cells/1-a-off-lca/cell.json" >"$results/x" && mv "$results/x" "$results/r1/cells/1-a-off-lca/cell.json"
+		expect_exit 1 "has cells of build 'lca' with .*$value.*; the one built now has package" \
+			env DEADLINES=a=5 KERNELS=lca SWAP=off WORKLOADS=a DESKTOPS=flat REPS=2 RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
+	done
 	[ "$(wc -l <"$results/r1/runs.jsonl")" -eq 1 ] || fail "the refused run added a record"
 }
 
