@@ -39,6 +39,14 @@ t_unit_report_renders_figures() {
 	[ "$(head -c 4 "$run/figures/a-swap-off.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "no PNG figure"
 	grep -q '(figures/a-swap-off.svg)' "$run/report.md" || fail "the report does not show the figure"
 	[ ! -e "$run/figures/build-swap-on.svg" ] || fail "a figure for a missing cell"
+	# the panels share their axes: one time range, to the latest sample of any
+	# panel, with at most 5 ticks (more overprinted at the panels' width)
+	local gp=$run/figures/data/a-swap-off.gp tmax
+	tmax=$(cat "$run"/figures/data/a-swap-off-*.dat | awk '$1 > t { t = $1 } END { print t }')
+	[ "$(grep -c '^set xrange' "$gp")" -eq 1 ] || fail "the panels do not share one time axis"
+	grep -qx "set xrange \[0:$tmax\]" "$gp" || fail "the time axis does not end at the latest sample, $tmax s"
+	awk -v t="$tmax" '$1 == "set" && $2 == "xtics" { exit !(t / $3 <= 5) }' "$gp" || fail "more than 5 time ticks"
+	[ "$(grep -c '^set ylabel' "$gp")" -eq 2 ] || fail "a y label on every panel, not one a row"
 }
 
 t_unit_report_names_bad_line() {

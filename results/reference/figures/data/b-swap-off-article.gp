@@ -1,0 +1,97 @@
+set multiplot layout 2,5 margins 0.07,0.98,0.08,0.84 spacing 0.025,0.17 title "b, swap off, desktop article, repetition 1 of each kernel column" font ",13"
+set grid
+set xrange [0:120.1]
+set xtics 50
+set xlabel "guest seconds"
+unset key
+set yrange [0:922]
+set ytics 200
+set title "stock"
+unset arrow
+unset label
+set ylabel "tasks"
+set format y "%g"
+set arrow from screen 0.218519, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "black" dt 1
+set label "all tasks" at screen 0.218519 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.359259, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "dark-green" dt 1
+set label "the workload's tasks" at screen 0.359259 + 0.035, screen 0.905 left font ",10"
+set label "" at screen 0.5 + 0.015, screen 0.905 point pt 2 ps 1.2 lc rgb "blue"
+set label "OOM kill" at screen 0.5 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.640741, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "red" dt 2
+set label "LCA decision" at screen 0.640741 + 0.035, screen 0.905 left font ",10"
+prev = 0
+plot "b-swap-off-article-stock.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
+set title "lca"
+unset arrow
+unset label
+unset ylabel
+set format y ""
+set arrow from 5.9, graph 0 to 5.9, graph 1 nohead dt 2 lc rgb "red"
+set arrow from 13, graph 0 to 13, graph 1 nohead dt 2 lc rgb "red"
+prev = 0
+plot "b-swap-off-article-lca.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
+set title "lca-2005"
+unset arrow
+unset label
+unset ylabel
+set format y ""
+set arrow from 4.4, graph 0 to 4.4, graph 1 nohead dt 2 lc rgb "red"
+set arrow from 17, graph 0 to 17, graph 1 nohead dt 2 lc rgb "red"
+set arrow from 19.3, graph 0 to 19.3, graph 1 nohead dt 2 lc rgb "red"
+prev = 0
+plot "b-swap-off-article-lca-2005.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
+set title "lca-kill2005"
+unset arrow
+unset label
+unset ylabel
+set format y ""
+set arrow from 5.4, graph 0 to 5.4, graph 1 nohead dt 2 lc rgb "red"
+set arrow from 6.5, graph 0 to 6.5, graph 1 nohead dt 2 lc rgb "red"
+prev = 0
+plot "b-swap-off-article-lca-kill2005.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
+set title "lca-score2005"
+unset arrow
+unset label
+unset ylabel
+set format y ""
+set arrow from 5.5, graph 0 to 5.5, graph 1 nohead dt 2 lc rgb "red"
+set arrow from 22.3, graph 0 to 22.3, graph 1 nohead dt 2 lc rgb "red"
+prev = 0
+plot "b-swap-off-article-lca-score2005.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
+set yrange [0:232]
+set ytics 50
+set title "stock"
+unset arrow
+unset label
+set ylabel "MiB"
+set format y "%g"
+set arrow from screen 0.359259, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "purple" dt 1
+set label "MemAvailable" at screen 0.359259 + 0.035, screen 0.445 left font ",10"
+set arrow from screen 0.5, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "orange" dt 1
+set label "SwapFree" at screen 0.5 + 0.035, screen 0.445 left font ",10"
+plot "b-swap-off-article-stock.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
+set title "lca"
+unset arrow
+unset label
+unset ylabel
+set format y ""
+plot "b-swap-off-article-lca.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
+set title "lca-2005"
+unset arrow
+unset label
+unset ylabel
+set format y ""
+plot "b-swap-off-article-lca-2005.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
+set title "lca-kill2005"
+unset arrow
+unset label
+unset ylabel
+set format y ""
+plot "b-swap-off-article-lca-kill2005.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
+set title "lca-score2005"
+unset arrow
+unset label
+unset ylabel
+set format y ""
+plot "b-swap-off-article-lca-score2005.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
+unset multiplot
