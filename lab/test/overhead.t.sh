@@ -15,6 +15,10 @@ t_stock_overhead_short_run() {
 		OOMCOST_KERNELS="lca-off@lca-debug lca@lca-debug" OOMCOST_REPS=1 \
 		OOMCOST_CLOCKS=wall OOMCOST_MEM=512M RESULTS=$out RUN_ID=o "$LAB_ROOT/lab/run" || fail "the overhead run failed"
 	[ "$(wc -l <"$out/o/runs.jsonl")" -eq 6 ] || fail "expected 6 records (2 pahole, 2 forkbench, 2 oomcost)"
+	# a record keeps its cell's column, clock and round in the cell only
+	jq -e -s 'all(.[]; (has("variant") or has("clock") or has("round")) | not)
+		and all(.[] | select(.type == "oomcost") | .lines[]; (has("variant") or has("clock") or has("sysctls")) | not)' \
+		"$out/o/runs.jsonl" >/dev/null || fail "a record repeats its cell outside it"
 	# the measurement's lines and their summaries, from the run directory alone
 	f=$out/lines.jsonl
 	"$LAB_ROOT/analysis/overhead" "$out/o" --all >"$f" || fail "analysis/overhead failed"
