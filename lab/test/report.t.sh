@@ -49,6 +49,33 @@ t_unit_report_renders_figures() {
 	[ "$(grep -c '^set ylabel' "$gp")" -eq 2 ] || fail "a y label on every panel, not one a row"
 }
 
+# The summary joins the runs of one build and clock, leaves another clock's
+# out naming why, answers per desktop, and draws a panel per desktop.
+t_unit_summary_joins_runs_of_one_build() {
+	local a b c out text
+	a=$(small_run)
+	b=$(dirname "$a")/run-b c=$(dirname "$a")/run-c out=$(dirname "$a")/summary
+	cp -r "$a" "$b"
+	cp -r "$a" "$c"
+	jq -c 'if .id == "1-a-off-lca" then .outcome = "clean" else . end' "$a/runs.jsonl" >"$b/runs.jsonl"
+	jq -c '.clock = "icount"' "$a/runs.jsonl" >"$c/runs.jsonl"
+	text=$("$LAB_ROOT/analysis/summary" "$out" "$a" "$b" "$c") || fail "the summary failed"
+	printf '%s\n' "$text"
+	grep -qF "From \`$a\`, \`$b\`: 16 runs, clock wall" <<<"$text" || fail "the runs of one build were not joined"
+	grep -qF "\`$c\`: another clock (icount, not wall)" <<<"$text" || fail "the other clock's run was not left out with its reason"
+	grep -qF -- "- Desktop flat: the bombs were ended cleanly on lca in 1/1 runs (2.5–100.0%); the false-positive loads were killed on lca in 2/2 runs (15.8–100.0%), never on stock." <<<"$text" ||
+		fail "the desktop's answer is not the runs'"
+	[ "$(grep -c '^| flat | ' <<<"$text")" -eq 4 ] || fail "expected a row per column in each table"
+	grep -qF '| flat | lca | 1/1 (2.5–100.0%) | 0/1 (0.0–97.5%) | 0/1 (0.0–97.5%) | 3 |' <<<"$text" ||
+		fail "lca's bombs row is not the runs' counts"
+	grep -qF '| flat | stock | 0/2 (0.0–84.2%) | 2/2 (15.8–100.0%) | 0/2 (0.0–84.2%) | 2 |' <<<"$text" ||
+		fail "stock's false-positive row is not the runs' counts"
+	[ "$(head -c 4 "$out/summary.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "no PNG summary"
+	[ "$(grep -c '^set title "desktop' "$out/data/summary.gp")" -eq 1 ] || fail "expected one panel, for the one desktop"
+	expect_exit 1 "is not a survival run" "$LAB_ROOT/analysis/summary" "$out" "$LAB_ROOT/results/overhead-chain"
+	expect_exit 2 "usage" "$LAB_ROOT/analysis/summary" "$out"
+}
+
 t_unit_report_names_bad_line() {
 	local run
 	run=$(small_run)
