@@ -14,8 +14,10 @@ def stall_s: 30;
 # the kernel: they have none) and its definition (the report prints it;
 # the schema's enum must list the same names, a test checks).
 def classes: [
-  {name: "clean", severity: 0, what: "the bomb is gone and the desktop probes are alive"},
-  {name: "survived", severity: 0, what: "a false-positive workload's root process lived"},
+  {name: "clean", severity: 0,
+   what: "the bomb is gone and the desktop probes are alive (the terminal that started the bomb is its shell: it may have died with it, and is reported apart)"},
+  {name: "survived", severity: 0,
+   what: "a false-positive workload's root process ran on to the deadline or exited by itself, whatever its exit status (a build whose make exited 2 survived)"},
   {name: "collateral", severity: 1,
    what: "the bomb is gone (a false positive's root process lived) but a desktop probe died"},
   {name: "killed", severity: 1, what: "a false-positive workload's root process was killed"},
