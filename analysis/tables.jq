@@ -146,3 +146,25 @@ def plan_deadlines:
         + (if (map(.workload.deadline_s) | unique | length) == 1 then "\(.[0].workload.deadline_s) s"
            else group_by(.swap) | map("\(.[0].workload.deadline_s) s (swap \(.[0].swap))") | join(", ") end))
   | join("; ");
+
+# What an overhead run's ratios conclude, a line per clock and variant:
+# the share of its process-path ratios (forkbench, the shell loop, perf's
+# counts) distinguishable from 1, the range their intervals allow, and its
+# OOM decisions' ratios. Input: analysis/overhead's "ratio" lines.
+def overhead_conclusion:
+  def pct: (. - 1) * 1000 | round / 10;
+  def x: . * 100 | round / 100;
+  group_by([.clock, .variant])[]
+  | map(select(.mode | startswith("oom-") | not)) as $paths | map(select(.mode | startswith("oom-"))) as $oom
+  | ($paths | map(select(.ci_low != null))) as $iv
+  | "- \(.[0].variant) against \(.[0].base) (\(.[0].clock)): "
+    + (if ($paths | length) == 0 then "no process-path figure measured"
+       else "on the paths every process takes (\($paths | map(.mode) | unique | join(", "))), "
+         + "\($paths | map(select(.distinguishable)) | length) of \($paths | length) ratios are distinguishable from 1; "
+         + (if ($iv | length) == 0 then "none has an interval (too few boots)"
+            else "their 95% intervals run from \($iv | map(.ci_low) | min | pct)% to \($iv | map(.ci_high) | max | pct)%, "
+              + "so the series costs these paths at most \($iv | map(.ci_high) | max | pct)%"
+              + (if ($iv | length) < ($paths | length) then " (\(($paths | length) - ($iv | length)) without an interval)" else "" end) end) end)
+    + (if ($oom | length) == 0 then "."
+       else "; its OOM decisions take \($oom | map(.ratio) | min | x)x to \($oom | map(.ratio) | max | x)x the base's time "
+         + "(\($oom | map(select(.distinguishable)) | length) of \($oom | length) distinguishable)." end);

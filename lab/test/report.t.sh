@@ -302,6 +302,26 @@ t_unit_events_table_from_records() {
 # The subtree kill's cost per member, from a committed run's medians: kill
 # 2's rest on lca less stock's, over the members that went; none for the
 # base column or for the first kill.
+# The overhead section concludes per variant: how many process-path
+# ratios are distinguishable, the range their intervals allow, and the OOM
+# decisions' ratios (synthetic ratio lines).
+t_unit_overhead_conclusion() {
+	local got
+	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "tables";
+		def r($v; $mode; $lo; $ratio; $hi; $d): {variant: $v, base: "stock", clock: "icount", mode: $mode,
+			ci_low: $lo, ratio: $ratio, ci_high: $hi, distinguishable: $d};
+		[r("lca"; "fork"; 0.98; 1.001; 1.012; false), r("lca"; "exec"; 0.995; 1.02; 1.031; true),
+		 r("lca"; "oom-tree:10000#1"; 1.1; 1.1185; 1.12; true), r("lca"; "oom-tree:10000#2"; 13; 13.0459; 13.1; true),
+		 r("lca-noshare"; "oom-tree:10000#2"; 12.9; 13.0086; 13.1; false),
+		 r("lca-off"; "fork"; null; 0.99; null; false)] | overhead_conclusion') ||
+		fail "overhead_conclusion failed"
+	printf '%s\n' "$got"
+	[ "$got" = "- lca against stock (icount): on the paths every process takes (exec, fork), 1 of 2 ratios are distinguishable from 1; their 95% intervals run from -2% to 3.1%, so the series costs these paths at most 3.1%; its OOM decisions take 1.12x to 13.05x the base's time (2 of 2 distinguishable).
+- lca-noshare against stock (icount): no process-path figure measured; its OOM decisions take 13.01x to 13.01x the base's time (0 of 1 distinguishable).
+- lca-off against stock (icount): on the paths every process takes (fork), 0 of 1 ratios are distinguishable from 1; none has an interval (too few boots)." ] ||
+		fail "not the conclusion of the ratios"
+}
+
 t_unit_overhead_member_cost() {
 	local out want got
 	out=$("$LAB_ROOT/analysis/overhead" "$LAB_ROOT/results/overhead-chain") || fail "analysis/overhead failed"
