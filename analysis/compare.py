@@ -45,7 +45,7 @@ import sys
 from collections import defaultdict
 
 from lcastats import (LEVEL, RESAMPLES, holm, logrank_scores, p_greater, pooled_p_greater,
-                      pooled_smallest_p, reps_needed, smallest_p)
+                      pooled_smallest_p, read_records, reps_needed, smallest_p)
 
 TOLERANCE = 0.02
 # the times compared, and the record field that holds each (null: never came)
@@ -55,21 +55,6 @@ TIMES = (("bomb gone", "t_gone_s"), ("first OOM kill", "t_first_oom_s"))
 def fail(message):
     sys.stderr.write(f"analysis/compare: {message}\n")
     sys.exit(2)
-
-
-def read_records(side):
-    """The latest record of each cell repetition (a resumed run appends) of
-    each run directory of a side (DIR or DIR+DIR...)."""
-    records = []
-    for run in side.split("+"):
-        latest = {}
-        with open(f"{run}/runs.jsonl") as f:
-            for line in f:
-                r = json.loads(line)
-                if r.get("outcome") is not None:
-                    latest[r["id"]] = r
-        records += latest.values()
-    return records
 
 
 def line_of(version):

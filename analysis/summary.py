@@ -20,25 +20,13 @@ from collections import defaultdict
 
 from scipy.stats import binomtest
 
-from lcastats import CONFIDENCE
+from lcastats import CONFIDENCE, read_records
 
 # Each class's colour by what came of the run: fine, harm, the bomb won,
 # the kernel failed; grey for the runs that say nothing.
 COLOURS = {"clean": "#1a9850", "survived": "#1a9850", "collateral": "#fdae61", "killed": "#fdae61",
            "persists": "#d73027", "hung": "#762a83", "stalled": "#40004b", "panic": "#000000",
            "inconclusive": "#d9d9d9", "lab-error": "#969696"}
-SAYS_NOTHING = ("inconclusive", "lab-error")
-
-
-def load(run):
-    with open(os.path.join(run, "meta.json")) as f:
-        meta = json.load(f)
-    latest = {}
-    with open(os.path.join(run, "runs.jsonl")) as f:
-        for line in f:
-            r = json.loads(line)
-            latest[r["id"]] = r  # a retried lab-error is superseded
-    return meta, list(latest.values())
 
 
 def identity(records):
@@ -87,9 +75,10 @@ def extremes(counts):
     return [(x[0], x[1], [c[2] for c in counts if c[0] * x[1] == x[0] * c[1]]) for x in (hi, lo)]
 
 
-def silent(counts):
-    """The runs that say nothing (inconclusive, lab errors)."""
-    return sum(counts[o] for o in SAYS_NOTHING)
+def silent(counts, classes):
+    """The runs that say nothing: the classes without a severity
+    (inconclusive, lab errors)."""
+    return sum(counts[c["name"]] for c in classes if c["severity"] is None)
 
 
 def words(items):
@@ -177,7 +166,9 @@ def main():
     out, classes, dirs = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3:]
     joined, left, metas, records, anchor = [], [], [], [], None
     for d in dirs:
-        meta, recs = load(d)
+        with open(os.path.join(d, "meta.json")) as f:
+            meta = json.load(f)
+        recs = read_records(d)
         ident = identity(recs)
         why = "" if anchor is None else mismatch(anchor, ident)
         if why:
@@ -220,15 +211,16 @@ def main():
             if not runs:
                 continue
             bomb, fp = runs["bomb"], runs["false-positive"]
-            nb = sum(k for o, k in bomb.items() if o not in SAYS_NOTHING)
-            nf = sum(k for o, k in fp.items() if o not in SAYS_NOTHING)
-            worse = sum(bomb[o] for o in ("persists", "hung", "stalled", "panic"))
+            nb = sum(bomb.values()) - silent(bomb, classes)
+            nf = sum(fp.values()) - silent(fp, classes)
+            # persists and worse: the bomb was not stopped, or the kernel failed
+            worse = sum(bomb[c["name"]] for c in classes if (c["severity"] or 0) >= 2)
             best.append((bomb["clean"], nb, c))
             killed.append((fp["killed"], nf, c))
             bomb_rows.append(f"| {e} | {c} | {share(bomb['clean'], nb)} | {share(bomb['collateral'], nb)} | "
-                             f"{share(worse, nb)} | {silent(bomb)} |")
+                             f"{share(worse, nb)} | {silent(bomb, classes)} |")
             fp_rows.append(f"| {e} | {c} | {share(fp['survived'], nf)} | {share(fp['collateral'], nf)} | "
-                           f"{share(fp['killed'], nf)} | {silent(fp)} |")
+                           f"{share(fp['killed'], nf)} | {silent(fp, classes)} |")
         print(f"- Desktop {e}: {sentence(best, killed)}")
     for what, head, rows_md in (
             ("bombs", "clean | gone, a probe lost | persisted, hung, stalled or panic", bomb_rows),
