@@ -118,6 +118,7 @@ t_unit_paper_builds_from_results() {
 		fail "the method does not count the runs"
 	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
 	grep -qF 'does not model the search' "$run/paper.md" || fail "no section on what the 2005 code did"
+	grep -qF "**The guest's clock.** It was the host's" "$run/paper.md" || fail "the wall clock's threat is not named"
 	# a debug run: one splat in one cell, one in its stress boot, counted
 	# with the reference's boots: 2 in 4 + 1 + 8
 	debug=$(synthetic_run survived survived survived survived)
@@ -129,7 +130,13 @@ t_unit_paper_builds_from_results() {
 		memcg_oom_kills: 2, lca_decisions: 1}, watchdogs: {soft_watchdog: 1, nmi_watchdog: 0, hung_task_timeout_secs: 120,
 		hard_lockup_note: "[    0.9] NMI watchdog: Perf NMI watchdog permanently disabled"},
 		splats: [{kind: "kasan", line: "BUG: KASAN: use-after-free in x"}]}' >"$debug/stress/swap-0/stress.json"
+	# and the same runs on the counted clock
+	counted='.clock = "icount" | .icount = "shift=2,sleep=on" | .cpus = 1'
+	jq -c ".guest |= ($counted)" "$run/plan.jsonl" >"$run/p" && mv "$run/p" "$run/plan.jsonl"
+	jq -c ".cell.guest |= ($counted)" "$run/runs.jsonl" >"$run/r" && mv "$run/r" "$run/runs.jsonl"
 	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" "" "" "$debug" || fail "paper with a debug run failed"
+	grep -qF 'It counted instructions (QEMU' "$run/paper.md" || fail "the counted clock is not named"
+	grep -qF 'swap-on times within one run only.' "$run/paper.md" || fail "the swap-on caveat of sleep=on is missing"
 	grep -F 'Kernel splats: 2 in 13 boots (1 kasan, 1 lockdep).' "$run/paper.md" || fail "the splats are not counted"
 	grep -F '| debug build: lineage stress, 300 s on 4 vCPUs, swap 0 | 1 | 1 | 1 kasan |' "$run/paper.md" ||
 		fail "no row for the stress"
