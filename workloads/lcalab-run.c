@@ -43,7 +43,7 @@
  *      +- terminal shell
  *         +- WORKLOAD (cgroup lcalab/workload)
  *
- * -D article, the 2005 article's desktop (the login shell becomes the
+ * -D article, the 2005 patch notes' desktop (the login shell becomes the
  * session manager, which parents the apps and the terminal emulator):
  *
  *   lcalab-run (-1000)
@@ -113,7 +113,7 @@ static const char *const probe_names[NPROBES] = {
 };
 
 struct probe {
-	bool present;		/* the emulator is only in the article's desktop */
+	bool present;		/* the emulator is only in the article shape */
 	int fd;			/* heartbeat file; -1 for the terminal */
 	int pidfd;
 	pid_t pid, ppid;	/* ppid: its parent once the desktop was up */
@@ -347,7 +347,7 @@ static void write_terminal_script(void)
 
 /*
  * The login shell's command: the desktop of -D around "bash TERMINAL_SH
- * PROGRAM ARGS". In the article's, the session manager and the terminal
+ * PROGRAM ARGS". In the article shape, the session manager and the terminal
  * emulator start their children and then become their probes (exec), so
  * each is the parent of what it started.
  */

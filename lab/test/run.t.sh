@@ -263,7 +263,7 @@ t_unit_desktops_are_a_matrix_dimension() {
 	line=$(EXPERIMENT=matrix KERNELS=lca SWAP=off WORKLOADS=a DEFENCES=none DESKTOPS=article-nobig REPS=1 "$LAB_ROOT/lab/plan")
 	jq -e '.key == "a off lca none article-nobig" and .id == "1-a-off-lca-article-nobig"
 		and .desktop == {name: "article-nobig", shape: "article", browser_mb: 0, session: "lab",
-		                 what: "the article'"'"'s tree with no large process (the browser holds nothing)"}' <<<"$line" >/dev/null ||
+		                 what: "the 2005 patch notes'"'"' desktop with no large process (the browser holds nothing)"}' <<<"$line" >/dev/null ||
 		fail "plan line: $line"
 	expect_exit 2 "unknown desktop 'attic' \(workloads/desktops.tab has: flat article" \
 		env DESKTOPS=attic RESULTS="$results" "$LAB_ROOT/lab/run"
@@ -392,7 +392,8 @@ t_boot_defence_oomd_in_session_acts() {
 	! grep -q '^Terminated' "$cell/console.log" || fail "something sent the leak SIGTERM ($cell)"
 }
 
-# The article's desktop is the tree lcalab-run documents: the session
+# The article shape is the tree lcalab-run documents (the 2005 patch notes'
+# desktop): the session
 # manager parents the editor, the browser and the terminal emulator, which
 # parents the terminal shell that started the workload.
 t_boot_article_desktop_is_a_tree() {
@@ -404,7 +405,7 @@ t_boot_article_desktop_is_a_tree() {
 	jq -e '.cell.desktop.name == "article-nobig" and .settings.browser_mb == 0 and .probe_pids as $p | .probe_ppids as $pp
 		| $pp.editor == $p.session and $pp.browser == $p.session and $pp.emulator == $p.session
 		  and $pp.terminal == $p.emulator and $pp.session != $p.daemon' "$d/out.json" >/dev/null ||
-		fail "the desktop is not the article's tree ($d)"
+		fail "the desktop is not the article shape's tree ($d)"
 	zcat -f "$d"/channel.log* | grep -q '"desktop_shape":"article"' || fail "the driver did not build the article's desktop"
 }
 
