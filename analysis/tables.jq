@@ -147,6 +147,18 @@ def plan_deadlines:
            else group_by(.swap) | map("\(.[0].workload.deadline_s) s (swap \(.[0].swap))") | join(", ") end))
   | join("; ");
 
+# The conditions a survival run's numbers hold under, one line (input:
+# its records; $plan its plan lines, $meta its meta.json): the builds,
+# desktops, repetitions, deadlines and the guest's clock.
+def run_conditions($plan; $meta):
+  (map(.cell.guest | "\(.clock)\(if .icount then " (\(.icount))" else "" end), \(.cpus) vCPU\(if .cpus == 1 then "" else "s" end)") | unique) as $clocks
+  | "builds " + (map("\(.series_hash) (config \(.config_hash), Linux \(.kernel_version))") | unique | join(", "))
+    + "; desktops " + ($plan | map(.desktop.name) | unique | join(", "))
+    + "; \($meta.matrix.reps) repetition\(if $meta.matrix.reps == 1 then "" else "s" end)"
+    + "; deadlines " + ($plan | plan_deadlines)
+    + "; clock " + ($clocks | join(" and ")) + " under \($meta.accel)"
+    + (if ($clocks | length) > 1 then " (times on several clocks are not on one scale)" else "" end);
+
 # What an overhead run's ratios conclude, a line per clock and variant:
 # the share of its process-path ratios (forkbench, the shell loop, perf's
 # counts) distinguishable from 1, the range their intervals allow, and its

@@ -19,6 +19,12 @@ t_stock_overhead_short_run() {
 	jq -e -s 'all(.[]; (has("variant") or has("clock") or has("round")) | not)
 		and all(.[] | select(.type == "oomcost") | .lines[]; (has("variant") or has("clock") or has("sysctls")) | not)' \
 		"$out/o/runs.jsonl" >/dev/null || fail "a record repeats its cell outside it"
+	# each cell names the build it measured (lab/run's resume checks it)
+	for f in "$out"/o/cells/*/cell.json; do
+		jq -e '(.cell.kernel.build // .cell.build) as $b | .build.variant == $b and (.build.series_hash | startswith($b))
+			and .ended != null' "$f" >/dev/null || fail "$f does not name its build"
+	done
+	[ "$(find "$out/o/cells" -name cell.json | wc -l)" -eq 6 ] || fail "not a cell.json in each of the 6 cells"
 	# the measurement's lines and their summaries, from the run directory alone
 	f=$out/lines.jsonl
 	"$LAB_ROOT/analysis/overhead" "$out/o" --all >"$f" || fail "analysis/overhead failed"

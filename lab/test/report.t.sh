@@ -119,6 +119,8 @@ t_unit_paper_builds_from_results() {
 	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
 	grep -qF 'does not model the search' "$run/paper.md" || fail "no section on what the 2005 code did"
 	grep -qF "**The guest's clock.** It was the host's" "$run/paper.md" || fail "the wall clock's threat is not named"
+	grep -qE '^\*Conditions \(`\.`\): builds lca-[0-9a-f]{16} \(config [0-9a-f]{16}, Linux 6\.1\.[0-9]+\), stock-[0-9a-z]+ .*; desktops flat; 1 repetition; deadlines a .*; clock wall, 2 vCPUs under tcg\.\*$' \
+		"$run/paper.md" || fail "the results do not state their conditions"
 	# a debug run: one splat in one cell, one in its stress boot, counted
 	# with the reference's boots: 2 in 4 + 1 + 8
 	debug=$(synthetic_run survived survived survived survived)
@@ -136,6 +138,8 @@ t_unit_paper_builds_from_results() {
 	jq -c ".cell.guest |= ($counted)" "$run/runs.jsonl" >"$run/r" && mv "$run/r" "$run/runs.jsonl"
 	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" "" "" "$debug" || fail "paper with a debug run failed"
 	grep -qF 'It counted instructions (QEMU' "$run/paper.md" || fail "the counted clock is not named"
+	grep -qF '; clock icount (shift=2,sleep=on), 1 vCPU under tcg.*' "$run/paper.md" || fail "the conditions do not name the counted clock"
+	[ "$(grep -c '^\*Conditions (' "$run/paper.md")" -eq 2 ] || fail "not 2 conditions lines: the run's and the debug run's"
 	grep -qF 'swap-on times within one run only.' "$run/paper.md" || fail "the swap-on caveat of sleep=on is missing"
 	grep -F 'Kernel splats: 2 in 13 boots (1 kasan, 1 lockdep).' "$run/paper.md" || fail "the splats are not counted"
 	grep -F '| debug build: lineage stress, 300 s on 4 vCPUs, swap 0 | 1 | 1 | 1 kasan |' "$run/paper.md" ||
