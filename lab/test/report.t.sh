@@ -119,6 +119,7 @@ t_unit_paper_builds_from_results() {
 	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
 	grep -qF 'does not model the search' "$run/paper.md" || fail "no section on what the 2005 code did"
 	grep -qF "**The guest's clock.** It was the host's" "$run/paper.md" || fail "the wall clock's threat is not named"
+	# shellcheck disable=SC2016 # the backticks are markdown
 	grep -qE '^\*Conditions \(`\.`\): builds lca-[0-9a-f]{16} \(config [0-9a-f]{16}, Linux 6\.1\.[0-9]+\), stock-[0-9a-z]+ .*; desktops flat; 1 repetition; deadlines a .*; clock wall, 2 vCPUs under tcg\.\*$' \
 		"$run/paper.md" || fail "the results do not state their conditions"
 	# a debug run: one splat in one cell, one in its stress boot, counted
