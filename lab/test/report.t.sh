@@ -118,6 +118,8 @@ t_unit_paper_builds_from_results() {
 		fail "the method does not count the runs"
 	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
 	grep -qF 'does not model the search' "$run/paper.md" || fail "no section on what the 2005 code did"
+	grep -qFx -- '- build, swap off, 1 run: killed 1/1; first OOM victim: probe 1/1; an LCA decision killed the subtree of: a workload process 1/1.' \
+		"$run/paper.md" || fail "no discussion of the verdicts' mechanism"
 	grep -qF "**The guest's clock.** It was the host's" "$run/paper.md" || fail "the wall clock's threat is not named"
 	# shellcheck disable=SC2016 # the backticks are markdown
 	grep -qE '^\*Conditions \(`\.`\): builds lca-[0-9a-f]{16} \(config [0-9a-f]{16}, Linux 6\.1\.[0-9]+\), stock-[0-9a-z]+ .*; desktops flat; 1 repetition; deadlines a .*; clock wall, 2 vCPUs under tcg\.\*$' \
@@ -346,4 +348,33 @@ t_unit_overhead_member_cost() {
 	[ "$got" = "$want" ] || fail "chain:1000 lca per member: $got us, expected $want"
 	jq -e -s 'map(select(.type == "member_cost")) | length > 0 and all(.variant != "stock")' <<<"$out" >/dev/null ||
 		fail "a member cost for the base column, or none at all"
+}
+
+# analysis/discussion, on synthetic records of one desktop: stock and two
+# LCA columns lose the browser to the ordinary OOM kill (the desktop's
+# design on lca, whose LCA took the session's subtree but lost nothing to
+# it); lca-2005 also loses the editor to its subtree kill (the policy's
+# own); the first victims are named (a probe, a bomb member, none).
+t_unit_discussion_names_each_loss() {
+	local dir out
+	dir=$(synthetic_run survived survived)
+	jq -c 'def decision($lca; $killed): {t: 1, victim: 70, prev: 70, lca: $lca, killed: $killed, anchor: $lca};
+		def victim($probe): {pid: 70, comm: "probe", anon_rss_kb: 9, probe: $probe, bomb_member: ($probe == null)};
+		.probe_pids = {session: 68, browser: 70, editor: 69} | .lca_decisions = [] | .outcome = "collateral"
+		| .first_victim = victim("browser") | .probe_deaths = [{name: "browser", cause: "oom-kill"}]
+		| ., (.cell.kernel.column = "lca" | .id += "-lca" | .cell.id = .id | .lca_decisions = [decision(68; 9), decision(70; 0)]),
+		  (.cell.kernel.column = "lca-2005" | .id += "-2005" | .cell.id = .id | .lca_decisions = [decision(99; 3)]
+		   | .probe_deaths += [{name: "editor", cause: "lca subtree of 68"}]
+		   | if .cell.rep == 1 then .first_victim = victim(null) else .first_victim = null end)' \
+		"$dir/runs.jsonl" >"$dir/r" && mv "$dir/r" "$dir/runs.jsonl"
+	jq -c .cell "$dir/runs.jsonl" >"$dir/plan.jsonl"
+	out=$("$LAB_ROOT/analysis/discussion" "$dir") || fail "analysis/discussion failed: $out"
+	printf '%s\n' "$out"
+	grep -qFx -- '- prefork, swap off, 2 runs: collateral 2/2; first OOM victim: browser 2/2; lost to the OOM kill: browser 2/2.' \
+		<<<"$(sed -n '/^\*\*stock\*\*/,/^\*\*lca\*\*/p' <<<"$out")" || fail "stock's line"
+	grep -qFx -- "- prefork, swap off, 2 runs: collateral 2/2; first OOM victim: browser 2/2; an LCA decision killed the subtree of: session 2/2; lost to the OOM kill: browser 2/2 (stock: browser 2/2). Its losses are the desktop's design: stock loses the same to the same kill." \
+		<<<"$out" || fail "lca's line does not name the desktop's design"
+	grep -qFx -- "- prefork, swap off, 2 runs: collateral 2/2; first OOM victim: a bomb member 1/2, none 1/2; an LCA decision killed the subtree of: a workload process 2/2; lost to an LCA subtree: editor 2/2; lost to the OOM kill: browser 2/2 (stock: browser 2/2)." \
+		<<<"$out" || fail "lca-2005's line is not the policy's own loss"
+	expect_exit 1 'is not a survival run' "$LAB_ROOT/analysis/discussion" "$LAB_ROOT/results/overhead"
 }
