@@ -29,7 +29,8 @@ def columns($meta):
      | {swap: $s, kernel: $k, defence: $d, desktop: $e, named: $named}];
 
 def col_label:
-  "\(.kernel)\(if .defence == "none" then "" else "+" + .defence end) swap=\(.swap)"
+  "\(.kernel)\(if .defence == "none" then "" else "+" + .defence end)"
+  + (if .swap_named == false then "" else " swap=\(.swap)" end)
   + (if .named then " @\(.desktop)" else "" end);
 
 def header($cols; $first):
@@ -92,11 +93,31 @@ def kills_cell:
 # A cell the plan does not have (PAIRING=cyclic runs one kernel per
 # workload and swap setting) is "–"; one it has without a record, "missing";
 # a column in which the plan has no cell at all is left out.
+# The items of the input grouped by f, in order of first appearance.
+def groups_in_order(f):
+  reduce .[] as $x ([]; (map(.[0] | f) | index([$x | f])) as $i
+    | if $i == null then . + [[$x]] else .[$i] += [$x] end);
+
+# A run's columns, one table each desktop and swap setting; one each
+# defence too where that is wider than max_columns.
+def max_columns: 6;
+def column_tables:
+  groups_in_order([.desktop, .swap])
+  | map(if length > max_columns then groups_in_order(.defence)[] else . end);
+
+def table_title($split):
+  .[0] | "*\(.desktop), swap \(.swap)" + (if $split then ", \(.defence)" else "" end) + "*";
+
 def table($meta; $plan; $workloads; cell):
   . as $recs
   | ($plan | map(coords)) as $planned
-  | [columns($meta)[] | . as $c | select(any($planned[]; . == column_cell(.workload; $c)))] as $cols
-  | header($cols; "workload"),
+  | [columns($meta)[] | . as $c | select(any($planned[]; . == column_cell(.workload; $c)))] as $all
+  | ($all | column_tables) as $tables
+  | ($all | groups_in_order([.desktop, .swap]) | length != ($tables | length)) as $split
+  | $tables | to_entries[] | .key as $i | .value as $cols
+  | (if $i > 0 then "" else empty end),
+    ($cols | table_title($split)), "",
+    header($cols | map(.named = false | .swap_named = false); "workload"),
     ($workloads[] as $w
      | "| \($w) | " + ($cols | map(. as $c | column_cell($w; $c) as $k
          | if any($planned[]; . == $k) then $recs | in_cell($w; $c) | cell else "–" end) | join(" | ")) + " |");

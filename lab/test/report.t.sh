@@ -16,8 +16,8 @@ t_unit_report_matches_golden() {
 	run=$(small_run)
 	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "report failed"
 	diff -u "$TEST_FIXTURES/golden/report.md" "$run/report.md" || fail "report.md differs from the golden file"
-	grep -qF '| build | 1/1 collateral (2.5–100%) | 1/1 killed (2.5–100%) | missing | missing |' "$run/report.md" ||
-		fail "missing cells are not marked"
+	grep -qxF '| build | 1/1 collateral (2.5–100%) | 1/1 killed (2.5–100%) |' "$run/report.md" &&
+		grep -qxF '| build | missing | missing |' "$run/report.md" || fail "missing cells are not marked"
 	grep -qF '| a | no conclusive run (1 inconclusive) |' "$run/report.md" ||
 		fail "a cell without a conclusive run is not said to be one"
 	# a column the plan has no cell in is left out, not printed as a column of "–"
@@ -25,9 +25,8 @@ t_unit_report_matches_golden() {
 	jq -c 'select(.cell.swap == "off" or .cell.kernel.column == "lca")' "$run/runs.jsonl" >"$run/runs.new"
 	mv "$run/plan.new" "$run/plan.jsonl" && mv "$run/runs.new" "$run/runs.jsonl"
 	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "report of a plan without stock swap=on failed"
-	grep -q 'stock swap=on' "$run/report.md" && fail "a column with no planned cell is in the tables"
-	grep -qxF '| workload | stock swap=off | lca swap=off | lca swap=on |' "$run/report.md" ||
-		fail "the tables do not keep the columns that have cells"
+	grep -A2 -xF '*flat, swap on*' "$run/report.md" | grep -qxF '| workload | lca |' ||
+		fail "a column with no planned cell is in the tables, or one that has cells is not"
 }
 
 t_unit_report_renders_figures() {
