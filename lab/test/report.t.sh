@@ -14,8 +14,14 @@ small_run() {
 t_unit_report_matches_golden() {
 	local run
 	run=$(small_run)
-	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "report failed"
+	"$LAB_ROOT/analysis/report" "$run" --no-figures --json >"$run/sections.json" || fail "report failed"
 	diff -u "$TEST_FIXTURES/golden/report.md" "$run/report.md" || fail "report.md differs from the golden file"
+	# --json: the same sections, made once, as JSON beside report.md
+	jq -e 'keys == (["survival", "fp", "collateral", "kills", "acted", "victims", "overhead", "errors"] | sort)' \
+		"$run/sections.json" >/dev/null || fail "--json does not give every section"
+	[ "$(jq -r .survival "$run/sections.json")" = "$("$LAB_ROOT/analysis/report" "$run" --section survival)" ] ||
+		fail "--json's survival section is not --section's"
+	expect_exit 2 'usage: analysis/report' "$LAB_ROOT/analysis/report" "$run" --json --section survival
 	grep -qxF '| build | 1/1 collateral (2.5–100%) | 1/1 killed (2.5–100%) |' "$run/report.md" &&
 		grep -qxF '| build | missing | missing |' "$run/report.md" || fail "missing cells are not marked"
 	grep -qF '| a | no conclusive run (1 inconclusive) |' "$run/report.md" ||
