@@ -1,82 +1,107 @@
 #!/usr/bin/python3
-"""Why each verdict came out as it did: analysis/discussion.py RUNDIR
+"""What each cell's outcomes rest on: analysis/discussion.py RUNDIR
 
 Called by analysis/discussion, which checks the survival run directory.
-Prints Markdown from its records alone: for each desktop, kernel column,
-workload and swap setting, what the runs' outcomes rest on: the first OOM
-victim, the process whose biological subtree an LCA decision killed, and
-every probe of the desktop that was lost, with what took it (the ordinary
-OOM kill, an LCA subtree, or anything else). A probe an LCA column lost to
-the ordinary OOM kill is set beside stock's losses of it in the same
-desktop: a loss stock has too is the desktop's design, not the policy's.
+Prints Markdown from its records alone: for each desktop, kernel column
+(and defence), workload and swap setting, the outcomes of every run, the
+first OOM victim, whose biological subtree an LCA decision killed, and each
+probe of the desktop that was lost, with what took it.
+
+A probe lost as the first OOM victim is set beside stock's runs of the
+same cell (stock@LINE for a column of another kernel line, with the same
+defence). When every probe a column lost went that way, and stock lost
+each as its first victim at least as often, the loss is the desktop's
+design: the first victim is chosen before any LCA decision.
 """
 import sys
 from collections import Counter, defaultdict
 
 from lcastats import read_records
 
-OOM_KILL = "oom-kill"
+FIRST_KILL = "the first OOM kill"
+CAUSES = (FIRST_KILL, "a later OOM kill", "an LCA subtree")
+DESIGN = ("A loss is the desktop's design when every probe the column lost went as its first OOM victim, and "
+          "stock's first OOM kill took each at least as often: the first victim is chosen before any LCA "
+          "decision. Counts are of every run, inconclusive ones included.")
 
 
 def first_victim(r):
     v = r.get("first_victim")
     if v is None:
         return "none"
-    return "a bomb member" if v.get("bomb_member") else v.get("probe") or v.get("comm") or "unknown"
+    if v.get("bomb_member"):
+        return "a bomb member"
+    if v.get("probe"):
+        return v["probe"]
+    return "a desktop probe (which one not recorded)" if v.get("comm") == "probe" else v.get("comm") or "unknown"
 
 
-def subtree_roots(r):
-    """The processes whose subtrees the run's LCA decisions killed, named."""
-    names = {pid: name for name, pid in (r.get("probe_pids") or {}).items()}
-    return [names.get(d["lca"], "a workload process") for d in r.get("lca_decisions") or [] if d.get("killed")]
+def process_name(r, pid):
+    """A pid of the run, named: a probe, the parent of probes, or neither."""
+    probes = r.get("probe_pids") or {}
+    for name, p in probes.items():
+        if p == pid:
+            return name
+    children = sorted(name for name, ppid in (r.get("probe_ppids") or {}).items() if ppid == pid)
+    if children:
+        return "the parent of " + ", ".join(children)
+    return "a process that is no desktop probe"
 
 
-def loss_cause(death):
-    cause = death.get("cause") or "unknown"
-    if cause == OOM_KILL:
-        return "the OOM kill"
-    return "an LCA subtree" if cause.startswith("lca subtree") else cause
+def losses(r):
+    """(probe, cause) of each probe the run lost."""
+    first = (r.get("first_victim") or {}).get("probe")
+    for d in r.get("probe_deaths") or []:
+        cause = d.get("cause") or "unknown"
+        if cause == "oom-kill":
+            cause = CAUSES[0] if d["name"] == first else CAUSES[1]
+        elif cause.startswith("lca subtree"):
+            cause = CAUSES[2]
+        yield d["name"], cause
 
 
 def tally(counter, n):
     return ", ".join(f"{k} {v}/{n}" for k, v in counter.most_common())
 
 
-def stock_losses(runs):
-    """{probe: runs of stock that lost it to the ordinary OOM kill}."""
-    lost = Counter()
-    for r in runs:
-        lost.update({d["name"] for d in r.get("probe_deaths") or [] if d.get("cause") == OOM_KILL})
-    return lost
+def first_kill_losses(runs):
+    return Counter(p for r in runs for p, cause in set(losses(r)) if cause == FIRST_KILL)
 
 
-def desktops_design(losses, n, stock):
-    """Every probe lost (the workload's own terminal aside) went to the
-    ordinary OOM kill, and stock lost each at least as often."""
-    lost = {p for probes in losses.values() for p in probes} - {"terminal"}
-    return bool(lost) and all(
-        losses["the OOM kill"][p] == sum(probes[p] for probes in losses.values())
-        and stock[0][p] / stock[1] >= losses["the OOM kill"][p] / n for p in lost)
+def desktops_design(lost, n, stock, stock_n):
+    """Every probe lost went as the first victim, and stock lost each so at
+    least as often."""
+    probes = {p for by_cause in lost.values() for p in by_cause}
+    return bool(probes) and set(lost) == {FIRST_KILL} and all(
+        stock[p] / stock_n >= lost[FIRST_KILL][p] / n for p in probes)
 
 
-def describe(runs, stock):
+def describe(runs, base):
     n = len(runs)
-    outcomes = Counter(r["outcome"] for r in runs)
-    roots = Counter(root for r in runs for root in set(subtree_roots(r)))
-    losses = defaultdict(Counter)
+    roots = Counter(name for r in runs
+                    for name in {process_name(r, d["lca"]) for d in r.get("lca_decisions") or [] if d.get("killed")})
+    lost = defaultdict(Counter)
     for r in runs:
-        for d in r.get("probe_deaths") or []:
-            losses[loss_cause(d)][d["name"]] += 1
-    text = f"{tally(outcomes, n)}; first OOM victim: {tally(Counter(map(first_victim, runs)), n)}"
+        for probe, cause in set(losses(r)):
+            lost[cause][probe] += 1
+    text = f"{tally(Counter(r['outcome'] for r in runs), n)}; first OOM victim: " \
+        f"{tally(Counter(map(first_victim, runs)), n)}"
     if roots:
         text += f"; an LCA decision killed the subtree of: {tally(roots, n)}"
-    for cause, probes in sorted(losses.items()):
-        text += f"; lost to {cause}: {tally(probes, n)}"
-        if cause == "the OOM kill" and stock is not None:
-            text += " (stock: " + ", ".join(f"{p} {stock[0][p]}/{stock[1]}" for p, _ in probes.most_common()) + ")"
-    if stock is not None and desktops_design(losses, n, stock):
-        text += ". Its losses are the desktop's design: stock loses the same to the same kill"
+    stock = first_kill_losses(base) if base else None
+    for cause in sorted(lost, key=lambda c: (CAUSES.index(c) if c in CAUSES else len(CAUSES), c)):
+        text += f"; lost to {cause}: {tally(lost[cause], n)}"
+        if cause == FIRST_KILL and stock is not None:
+            text += " (stock: " + ", ".join(f"{p} {stock[p]}/{len(base)}" for p, _ in lost[cause].most_common()) + ")"
+    if stock is not None and desktops_design(lost, n, stock, len(base)):
+        text += ". The desktop's design: stock's first OOM kill takes the same"
     return text
+
+
+def baseline(column):
+    """The stock column of a column's kernel line: lca@6.12 -> stock@6.12."""
+    line = column.partition("@")[2]
+    return "stock" + (f"@{line}" if line else "")
 
 
 def main(run):
@@ -87,19 +112,18 @@ def main(run):
         cells[(c["desktop"]["name"], column, c["workload"]["name"], c["swap"])].append(r)
     for desktop in sorted({k[0] for k in cells}):
         print(f"#### {desktop}\n")
-        for column in sorted({k[1] for k in cells if k[0] == desktop}, key=lambda c: (c[0] != "stock", c)):
+        columns = {k[1] for k in cells if k[0] == desktop}
+        for column in sorted(columns, key=lambda c: (c[0] != baseline(c[0]), c)):
             kernel, defence = column
             print(f"**{kernel}{'' if defence == 'none' else ' + ' + defence}**\n")
             for (d, col, workload, swap), runs in sorted(cells.items()):
                 if (d, col) != (desktop, column):
                     continue
-                base = cells.get((desktop, ("stock", defence), workload, swap))
-                stock = None if kernel == "stock" or not base else (stock_losses(base), len(base))
-                print(f"- {workload}, swap {swap}, {len(runs)} run{'' if len(runs) == 1 else 's'}: {describe(runs, stock)}.")
+                base = None if kernel == baseline(kernel) else cells.get((d, (baseline(kernel), defence), workload, swap))
+                print(f"- {workload}, swap {swap}, {len(runs)} run{'' if len(runs) == 1 else 's'}: "
+                      f"{describe(runs, base)}.")
             print()
-    print("A probe lost to the OOM kill is lost to the ordinary OOM killer, which stock runs too: where stock lost it "
-          "as often, the loss is the desktop's design (its largest process is the first victim), not the LCA "
-          "policy's. Losses to an LCA subtree are the policy's own.")
+    print(DESIGN)
 
 
 if __name__ == "__main__":

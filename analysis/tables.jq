@@ -22,16 +22,13 @@ def defences($meta): $meta.matrix.defences;
 
 def desktops($meta): $meta.matrix.desktops;
 
-# The table's columns; a desktop is named where the run has more than one.
+# The run's columns, in the experiment's order (a table per desktop and
+# swap setting names those in its title).
 def columns($meta):
-  (desktops($meta) | length > 1) as $named
-  | [desktops($meta)[] as $e | $meta.matrix.swap[] as $s | defences($meta)[] as $d | $meta.matrix.kernels[] as $k
-     | {swap: $s, kernel: $k, defence: $d, desktop: $e, named: $named}];
+  [desktops($meta)[] as $e | $meta.matrix.swap[] as $s | defences($meta)[] as $d | $meta.matrix.kernels[] as $k
+   | {swap: $s, kernel: $k, defence: $d, desktop: $e}];
 
-def col_label:
-  "\(.kernel)\(if .defence == "none" then "" else "+" + .defence end)"
-  + (if .swap_named == false then "" else " swap=\(.swap)" end)
-  + (if .named then " @\(.desktop)" else "" end);
+def col_label: "\(.kernel)\(if .defence == "none" then "" else "+" + .defence end)";
 
 def header($cols; $first):
   "| \($first) | " + ($cols | map(col_label) | join(" | ")) + " |",
@@ -90,36 +87,40 @@ def kills_cell:
     "\(map(.oom_kills // empty) | median) OOM / \(map(.lca_killed) | median) LCA"
   end;
 
-# A cell the plan does not have (PAIRING=cyclic runs one kernel per
-# workload and swap setting) is "–"; one it has without a record, "missing";
-# a column in which the plan has no cell at all is left out.
 # The items of the input grouped by f, in order of first appearance.
 def groups_in_order(f):
   reduce .[] as $x ([]; (map(.[0] | f) | index([$x | f])) as $i
     | if $i == null then . + [[$x]] else .[$i] += [$x] end);
 
-# A run's columns, one table each desktop and swap setting; one each
-# defence too where that is wider than max_columns.
+# A run's columns as tables of at most max_columns: one per desktop and
+# swap setting, split by defence where wider, and wider ones by then in
+# pieces ({cols, by_defence}).
 def max_columns: 6;
 def column_tables:
-  groups_in_order([.desktop, .swap])
-  | map(if length > max_columns then groups_in_order(.defence)[] else . end);
+  groups_in_order([.desktop, .swap])[]
+  | if length <= max_columns then {cols: ., by_defence: false}
+    else groups_in_order(.defence)[] | . as $d
+      | range(0; length; max_columns) | {cols: $d[.:. + max_columns], by_defence: true} end;
 
-def table_title($split):
-  .[0] | "*\(.desktop), swap \(.swap)" + (if $split then ", \(.defence)" else "" end) + "*";
+def table_title:
+  .cols[0] as $c
+  | "*\($c.desktop), swap \($c.swap)"
+    + (if .by_defence then ", " + (if $c.defence == "none" then "no defence" else $c.defence end) else "" end) + "*";
 
+# A table per column_tables of the $workloads' rows. A cell the plan does
+# not have (PAIRING=cyclic runs one kernel per workload and swap setting)
+# is "–"; one it has without a record, "missing"; a column in which the
+# plan has no cell of these workloads is left out.
 def table($meta; $plan; $workloads; cell):
   . as $recs
-  | ($plan | map(coords)) as $planned
-  | [columns($meta)[] | . as $c | select(any($planned[]; . == column_cell(.workload; $c)))] as $all
-  | ($all | column_tables) as $tables
-  | ($all | groups_in_order([.desktop, .swap]) | length != ($tables | length)) as $split
-  | $tables | to_entries[] | .key as $i | .value as $cols
+  | ($plan | map(coords) | map(select(.workload as $w | $workloads | index([$w])))) as $planned
+  | [columns($meta)[] | . as $c | select(any($planned[]; . == column_cell(.workload; $c)))]
+  | [column_tables] | to_entries[] | .key as $i | .value as $t
   | (if $i > 0 then "" else empty end),
-    ($cols | table_title($split)), "",
-    header($cols | map(.named = false | .swap_named = false); "workload"),
+    ($t | table_title), "",
+    header($t.cols; "workload"),
     ($workloads[] as $w
-     | "| \($w) | " + ($cols | map(. as $c | column_cell($w; $c) as $k
+     | "| \($w) | " + ($t.cols | map(. as $c | column_cell($w; $c) as $k
          | if any($planned[]; . == $k) then $recs | in_cell($w; $c) | cell else "–" end) | join(" | ")) + " |");
 
 # The matrix's workloads of a kind, as the plan resolved them.
@@ -176,9 +177,8 @@ def run_conditions($plan; $meta):
   | "builds " + (map("\(.series_hash) (config \(.config_hash), Linux \(.kernel_version))") | unique | join(", "))
     + "; desktops " + ($plan | map(.desktop.name) | unique | join(", "))
     + "; \($meta.matrix.reps) repetition\(if $meta.matrix.reps == 1 then "" else "s" end)"
-    + "; deadlines " + ($plan | plan_deadlines)
-    + "; clock " + ($clocks | join(" and ")) + " under \($meta.accel)"
-    + (if ($clocks | length) > 1 then " (times on several clocks are not on one scale)" else "" end);
+    + "; deadlines [" + ($plan | plan_deadlines) + "]"
+    + "; clock " + ($clocks | join(" and ")) + " under \($meta.accel)";
 
 # What an overhead run's ratios conclude, a line per clock and variant:
 # the share of its process-path ratios (forkbench, the shell loop, perf's

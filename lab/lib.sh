@@ -259,6 +259,21 @@ kernel_image() {
 	printf '%s\n' "$LAB_BUILD/kernels/$1/bzImage"
 }
 
+# A cell's OUTDIR/cell.json as it starts: the cell (a plan line), the build
+# it runs on (BUILD's kernel.json) and EXTRA (a JSON object); then
+# cell_json_ended adds when it ended.
+cell_json_started() {
+	local out=$1 cell=$2 build=$3 extra=${4:-"{}"} kjson=$LAB_BUILD/kernels/$3/kernel.json
+	[ -f "$kjson" ] || die "no $build kernel: run 'make kernel-$build'"
+	jq -n --argjson cell "$cell" --slurpfile build "$kjson" --arg started "$(date -u +%FT%TZ)" --argjson extra "$extra" \
+		'{cell: $cell, build: $build[0], started: $started} + $extra' >"$out/cell.json"
+}
+
+cell_json_ended() {
+	jq --arg ended "$(date -u +%FT%TZ)" '. + {ended: $ended}' "$1/cell.json" >"$1/cell.json.tmp" &&
+		mv "$1/cell.json.tmp" "$1/cell.json"
+}
+
 rootfs_image() {
 	printf '%s\n' "$LAB_BUILD/rootfs/rootfs.ext4"
 }

@@ -22,8 +22,8 @@ t_unit_report_matches_golden() {
 	[ "$(jq -r .survival "$run/sections.json")" = "$("$LAB_ROOT/analysis/report" "$run" --section survival)" ] ||
 		fail "--json's survival section is not --section's"
 	expect_exit 2 'usage: analysis/report' "$LAB_ROOT/analysis/report" "$run" --json --section survival
-	grep -qxF '| build | 1/1 collateral (2.5–100%) | 1/1 killed (2.5–100%) |' "$run/report.md" &&
-		grep -qxF '| build | missing | missing |' "$run/report.md" || fail "missing cells are not marked"
+	grep -qxF '| build | 1/1 collateral (2.5–100%) | 1/1 killed (2.5–100%) |' "$run/report.md" || fail "build's row"
+	grep -qxF '| build | missing | missing |' "$run/report.md" || fail "missing cells are not marked"
 	grep -qF '| a | no conclusive run (1 inconclusive) |' "$run/report.md" ||
 		fail "a cell without a conclusive run is not said to be one"
 	# a column the plan has no cell in is left out, not printed as a column of "–"
@@ -123,11 +123,11 @@ t_unit_paper_builds_from_results() {
 		fail "the method does not count the runs"
 	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
 	grep -qF 'does not model the search' "$run/paper.md" || fail "no section on what the 2005 code did"
-	grep -qFx -- '- build, swap off, 1 run: killed 1/1; first OOM victim: probe 1/1; an LCA decision killed the subtree of: a workload process 1/1.' \
+	grep -qFx -- '- build, swap off, 1 run: killed 1/1; first OOM victim: a desktop probe (which one not recorded) 1/1; an LCA decision killed the subtree of: a process that is no desktop probe 1/1.' \
 		"$run/paper.md" || fail "no discussion of the verdicts' mechanism"
 	grep -qF "**The guest's clock.** It was the host's" "$run/paper.md" || fail "the wall clock's threat is not named"
 	# shellcheck disable=SC2016 # the backticks are markdown
-	grep -qE '^\*Conditions \(`\.`\): builds lca-[0-9a-f]{16} \(config [0-9a-f]{16}, Linux 6\.1\.[0-9]+\), stock-[0-9a-z]+ .*; desktops flat; 1 repetition; deadlines a .*; clock wall, 2 vCPUs under tcg\.\*$' \
+	grep -qE '^\*Conditions \(`\.`\): builds lca-[0-9a-f]{16} \(config [0-9a-f]{16}, Linux 6\.1\.[0-9]+\), stock-[0-9a-z]+ .*; desktops flat; 1 repetition; deadlines \[a .*\]; clock wall, 2 vCPUs under tcg\.\*$' \
 		"$run/paper.md" || fail "the results do not state their conditions"
 	# a debug run: one splat in one cell, one in its stress boot, counted
 	# with the reference's boots: 2 in 4 + 1 + 8
@@ -355,31 +355,61 @@ t_unit_overhead_member_cost() {
 		fail "a member cost for the base column, or none at all"
 }
 
-# analysis/discussion, on synthetic records of one desktop: stock and two
-# LCA columns lose the browser to the ordinary OOM kill (the desktop's
-# design on lca, whose LCA took the session's subtree but lost nothing to
-# it); lca-2005 also loses the editor to its subtree kill (the policy's
-# own); the first victims are named (a probe, a bomb member, none).
+# analysis/discussion, on synthetic records of one desktop and bomb. stock
+# and lca lose the browser as their first OOM victim (on lca the desktop's
+# design, though its LCA took the session's subtree); lca-2005 loses it to
+# a later OOM kill and the editor to its subtree kill (the policy's own),
+# its LCA the editor's parent; lca-kill2005 loses the terminal as its first
+# victim, which stock never did (not the design); lca@6.12 has no stock of
+# its line to be set beside.
 t_unit_discussion_names_each_loss() {
 	local dir out
 	dir=$(synthetic_run survived survived)
 	jq -c 'def decision($lca; $killed): {t: 1, victim: 70, prev: 70, lca: $lca, killed: $killed, anchor: $lca};
 		def victim($probe): {pid: 70, comm: "probe", anon_rss_kb: 9, probe: $probe, bomb_member: ($probe == null)};
-		.probe_pids = {session: 68, browser: 70, editor: 69} | .lca_decisions = [] | .outcome = "collateral"
-		| .first_victim = victim("browser") | .probe_deaths = [{name: "browser", cause: "oom-kill"}]
-		| ., (.cell.kernel.column = "lca" | .id += "-lca" | .cell.id = .id | .lca_decisions = [decision(68; 9), decision(70; 0)]),
-		  (.cell.kernel.column = "lca-2005" | .id += "-2005" | .cell.id = .id | .lca_decisions = [decision(99; 3)]
+		def column($c): .cell.kernel.column = $c | .id += "-\($c)" | .cell.id = .id;
+		.cell.workload |= (.name = "a" | .kind = "bomb") | .outcome = "collateral"
+		| .probe_pids = {session: 68, editor: 69, browser: 70, terminal: 72} | .probe_ppids = {editor: 68, terminal: 98}
+		| .lca_decisions = [] | .first_victim = victim("browser") | .probe_deaths = [{name: "browser", cause: "oom-kill"}]
+		| ., (column("lca") | .lca_decisions = [decision(68; 9), decision(70; 0)]),
+		  (column("lca-2005") | .lca_decisions = [decision(68; 3)]
 		   | .probe_deaths += [{name: "editor", cause: "lca subtree of 68"}]
-		   | if .cell.rep == 1 then .first_victim = victim(null) else .first_victim = null end)' \
+		   | if .cell.rep == 1 then .first_victim = victim(null) else .first_victim = null end),
+		  (column("lca-kill2005") | .lca_decisions = [decision(99; 3)] | .first_victim = victim("terminal")
+		   | .probe_deaths = [{name: "terminal", cause: "oom-kill"}]),
+		  (column("lca@6.12") | .lca_decisions = [decision(98; 3)])' \
 		"$dir/runs.jsonl" >"$dir/r" && mv "$dir/r" "$dir/runs.jsonl"
 	jq -c .cell "$dir/runs.jsonl" >"$dir/plan.jsonl"
 	out=$("$LAB_ROOT/analysis/discussion" "$dir") || fail "analysis/discussion failed: $out"
 	printf '%s\n' "$out"
-	grep -qFx -- '- prefork, swap off, 2 runs: collateral 2/2; first OOM victim: browser 2/2; lost to the OOM kill: browser 2/2.' \
-		<<<"$(sed -n '/^\*\*stock\*\*/,/^\*\*lca\*\*/p' <<<"$out")" || fail "stock's line"
-	grep -qFx -- "- prefork, swap off, 2 runs: collateral 2/2; first OOM victim: browser 2/2; an LCA decision killed the subtree of: session 2/2; lost to the OOM kill: browser 2/2 (stock: browser 2/2). Its losses are the desktop's design: stock loses the same to the same kill." \
-		<<<"$out" || fail "lca's line does not name the desktop's design"
-	grep -qFx -- "- prefork, swap off, 2 runs: collateral 2/2; first OOM victim: a bomb member 1/2, none 1/2; an LCA decision killed the subtree of: a workload process 2/2; lost to an LCA subtree: editor 2/2; lost to the OOM kill: browser 2/2 (stock: browser 2/2)." \
-		<<<"$out" || fail "lca-2005's line is not the policy's own loss"
+	line() { grep -A2 -x "\*\*$1\*\*" <<<"$out" | sed -n 3p; }
+	[ "$(line stock)" = '- a, swap off, 2 runs: collateral 2/2; first OOM victim: browser 2/2; lost to the first OOM kill: browser 2/2.' ] ||
+		fail "stock's line: $(line stock)"
+	[ "$(line lca)" = "- a, swap off, 2 runs: collateral 2/2; first OOM victim: browser 2/2; an LCA decision killed the subtree of: session 2/2; lost to the first OOM kill: browser 2/2 (stock: browser 2/2). The desktop's design: stock's first OOM kill takes the same." ] ||
+		fail "lca's line does not name the desktop's design: $(line lca)"
+	[ "$(line lca-2005)" = "- a, swap off, 2 runs: collateral 2/2; first OOM victim: a bomb member 1/2, none 1/2; an LCA decision killed the subtree of: session 2/2; lost to a later OOM kill: browser 2/2; lost to an LCA subtree: editor 2/2." ] ||
+		fail "lca-2005's losses are not the policy's own: $(line lca-2005)"
+	[ "$(line lca-kill2005)" = "- a, swap off, 2 runs: collateral 2/2; first OOM victim: terminal 2/2; an LCA decision killed the subtree of: a process that is no desktop probe 2/2; lost to the first OOM kill: terminal 2/2 (stock: terminal 0/2)." ] ||
+		fail "lca-kill2005's terminal, which stock never lost, is the design: $(line lca-kill2005)"
+	[ "$(line 'lca@6\.12')" = "- a, swap off, 2 runs: collateral 2/2; first OOM victim: browser 2/2; an LCA decision killed the subtree of: the parent of terminal 2/2; lost to the first OOM kill: browser 2/2." ] ||
+		fail "lca@6.12 is set beside another line's stock: $(line 'lca@6\.12')"
 	expect_exit 1 'is not a survival run' "$LAB_ROOT/analysis/discussion" "$LAB_ROOT/results/overhead"
+}
+
+# A table has at most 6 columns: one per desktop and swap setting, split
+# by defence where wider (titled with it, "no defence" for none), in
+# pieces where one defence is still wider.
+t_unit_report_tables_fit_a_page() {
+	local out
+	out=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "tables";
+		def cols($ks; $ds): [$ds[] as $d | $ks[] | {desktop: "flat", swap: "off", defence: $d, kernel: .}];
+		(cols(["stock", "lca"]; ["none", "nproc"]), cols(["stock", "lca", "a", "b"]; ["none", "nproc"]),
+		 cols(["k1", "k2", "k3", "k4", "k5", "k6", "k7"]; ["none"]))
+		| [column_tables | "\(table_title) \(.cols | map(col_label) | join(","))"] | join("; ")')
+	printf '%s\n' "$out"
+	[ "$(sed -n 1p <<<"$out")" = '*flat, swap off* stock,lca,stock+nproc,lca+nproc' ] || fail "4 columns were split"
+	[ "$(sed -n 2p <<<"$out")" = '*flat, swap off, no defence* stock,lca,a,b; *flat, swap off, nproc* stock+nproc,lca+nproc,a+nproc,b+nproc' ] ||
+		fail "8 columns are not a table per defence"
+	[ "$(sed -n 3p <<<"$out")" = '*flat, swap off, no defence* k1,k2,k3,k4,k5,k6; *flat, swap off, no defence* k7' ] ||
+		fail "7 columns of one defence are not in pieces of 6"
 }

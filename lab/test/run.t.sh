@@ -254,7 +254,7 @@ t_boot_workloads_reject_bad_parameters() {
 # Desktops cross the matrix like defences: each cell names its desktop (the
 # flat one, the lab's first, keeps the keys of runs older than desktops),
 # the driver gets the desktop's shape and browser, and the tables get a
-# column per desktop, named where there is more than one.
+# table per desktop and swap setting, titled.
 t_unit_desktops_are_a_matrix_dimension() {
 	local results cells line dir
 	results=$(mktemp -d)
@@ -280,7 +280,7 @@ t_unit_desktops_are_a_matrix_dimension() {
 	grep -v '"schema"' "$dir/more" >>"$dir/plan.jsonl"
 	grep '"schema"' "$dir/more" >>"$dir/runs.jsonl"
 	"$LAB_ROOT/analysis/report" "$dir" --section survival | tee "$dir/survival"
-	[ "$(grep -c '^\*\(flat\|article\), swap o[nf]f\?\*$' "$dir/survival")" -eq 4 ] ||
+	[ "$(grep -c '^\*\(flat\|article\), swap \(on\|off\)\*$' "$dir/survival")" -eq 4 ] ||
 		fail "not a table per desktop and swap setting"
 	grep -A2 -Fx '*flat, swap on*' "$dir/survival" | grep -qFx '| workload | stock | lca |' || fail "no column per kernel"
 	grep -qE '^\| a \| 1/1 clean \(2\.5–100%\) \| 1/1 clean' "$dir/survival" || fail "the article cells lost their records"
