@@ -12,7 +12,6 @@ import os
 from itertools import combinations
 
 import numpy as np
-from scipy.stats import permutation_test
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "levels.json")) as _f:
     _LEVELS = json.load(_f)
@@ -61,6 +60,8 @@ def p_greater(base, new):
     if math.comb(len(pooled), k) <= EXACT:
         sums = [sum(pooled[i] for i in idx) for idx in combinations(range(len(pooled)), k)]
         return sum(s >= observed - EPS for s in sums) / len(sums)
+    # scipy.stats takes half a second to load: only for the cells that need it
+    from scipy.stats import permutation_test
     res = permutation_test((np.array(base), np.array(new)), _sum_of_second,
                            permutation_type="independent", alternative="greater",
                            n_resamples=RESAMPLES, random_state=0)
