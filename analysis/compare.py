@@ -45,7 +45,8 @@ import sys
 from collections import defaultdict
 
 from lcastats import (LEVEL, RESAMPLES, holm, logrank_scores, p_greater, pooled_p_greater,
-                      pooled_smallest_p, read_records, reps_needed, smallest_p)
+                      pooled_smallest_p, reps_needed, smallest_p)
+from runs import read_records
 
 TOLERANCE = 0.02
 # the times compared, and the record field that holds each (null: never came)

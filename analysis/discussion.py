@@ -16,7 +16,7 @@ design: the first victim is chosen before any LCA decision.
 import sys
 from collections import Counter, defaultdict
 
-from lcastats import read_records
+from runs import read_records
 
 FIRST_KILL = "the first OOM kill"
 CAUSES = (FIRST_KILL, "a later OOM kill", "an LCA subtree")

@@ -1,5 +1,4 @@
-"""Tests shared by analysis/stats and analysis/compare (Debian's numpy and scipy),
-and the run directories' reader shared by compare and summary.
+"""Tests shared by analysis/stats and analysis/compare (Debian's numpy and scipy).
 
 Every test here is a permutation test of a sum of per-run scores: a class's
 severity, or a run's log-rank score (its time to an event, censored at the
@@ -32,21 +31,6 @@ def holm(pvalues):
         running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[i]))
         adjusted[i] = running
     return adjusted
-
-
-def read_records(side):
-    """The latest record of each cell repetition (a resumed run appends) of
-    each run directory of a side (DIR or DIR+DIR...)."""
-    records = []
-    for run in side.split("+"):
-        latest = {}
-        with open(f"{run}/runs.jsonl") as f:
-            for line in f:
-                r = json.loads(line)
-                if r.get("outcome") is not None:
-                    latest[r["id"]] = r
-        records += latest.values()
-    return records
 
 
 def _sum_of_second(x, y, axis):

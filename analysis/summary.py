@@ -20,7 +20,8 @@ from collections import defaultdict
 
 from scipy.stats import binomtest
 
-from lcastats import CONFIDENCE, read_records
+from lcastats import CONFIDENCE
+from runs import read_records
 
 # Each class's colour by what came of the run: fine, harm, the bomb won,
 # the kernel failed; grey for the runs that say nothing.
