@@ -180,6 +180,26 @@ def run_conditions($plan; $meta):
     + "; deadlines [" + ($plan | plan_deadlines) + "]"
     + "; clock " + ($clocks | join(" and ")) + " under \($meta.accel)";
 
+# The paper's threat from the guest's clock, over a run's records: what
+# its clock follows (never mixed in a run; several are named as such).
+def clock_threat:
+  (map(.cell.guest | {clock, icount}) | unique) as $g
+  | "**The guest's clock.** "
+    + if ($g | map(.clock) | unique | length) > 1 then
+        "The runs used several clocks; their times are not on one scale."
+      elif $g[0].clock == "wall" then
+        "It was the host's (`SURVIVAL_CLOCK=wall`):\n  a slower or busier host gives a workload fewer instructions per guest\n"
+        + "  second, and its events come later (`make clock-check`)."
+      else
+        "It counted instructions (QEMU\n  `-icount \($g | map(.icount) | unique | join(", "))`; the conditions give its vCPUs), "
+        + "so the guest's\n  compute-bound phases do not follow the host's speed or load (`make\n  clock-check`)."
+        + if all($g[]; .icount | contains("sleep=off")) then ""
+          else "\n  While the guest is idle its time passes at the host's pace (QEMU's\n"
+            + "  sleep=on), so phases that wait follow the host's I/O and load, above all\n"
+            + "  a guest thrashing on swap, which mostly waits for its disk. Compare\n  swap-on times within one run only."
+          end
+      end;
+
 # What an overhead run's ratios conclude, a line per clock and variant:
 # the share of its process-path ratios (forkbench, the shell loop, perf's
 # counts) distinguishable from 1, the range their intervals allow, and its

@@ -109,6 +109,21 @@ synthetic_run() {
 	printf '%s\n' "$dir"
 }
 
+# The paper's clock threat, from the records' clocks: each branch.
+t_unit_clock_threat_names_each_clock() {
+	threat() {
+		jq -n -r -L "$LAB_ROOT/analysis" 'include "tables";
+			$ARGS.positional | map(split(":") | {cell: {guest: {clock: .[0], icount: .[1]}}}) | clock_threat' --args "$@"
+	}
+	threat wall: wall: | grep -qF "It was the host's" || fail "the wall clock is not named"
+	threat icount:shift=2,sleep=on | grep -qF 'swap-on times within one run only.' ||
+		fail "sleep=on without its swap caveat"
+	threat icount:shift=2,sleep=off | grep -qF -- '-icount shift=2,sleep=off' || fail "the counted clock is not named"
+	! threat icount:shift=2,sleep=off | grep -qF 'sleep=on' || fail "sleep=off given the sleep=on caveat"
+	threat wall: icount:shift=2,sleep=on | grep -qF 'several clocks; their times are not on one scale' ||
+		fail "mixed clocks are not named"
+}
+
 t_unit_paper_builds_from_results() {
 	local run debug
 	run=$(small_run)
