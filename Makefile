@@ -108,7 +108,7 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 
 REFERENCE ?= results/reference
 paper: ## paper/paper.md from REFERENCE [results/reference] and the committed defences, overhead and debug runs
-	@analysis/paper $(REFERENCE) paper/paper.md results/defences results/overhead results/debug
+	@analysis/paper $(REFERENCE) paper/paper.md --defences results/defences --overhead results/overhead --debug results/debug
 
 # make test runs make check first, before any kernel is built; the tests of
 # both count in its last line (one tally per make invocation).

@@ -125,7 +125,7 @@ t_unit_clock_threat_names_each_clock() {
 }
 
 t_unit_paper_builds_from_results() {
-	local run debug
+	local run debug line
 	run=$(small_run)
 	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" || fail "paper failed"
 	# rep 1 of a on stock never met the OOM killer, with or without swap
@@ -138,6 +138,7 @@ t_unit_paper_builds_from_results() {
 		fail "the method does not count the runs"
 	grep -q '^Not run for this paper (make run-debug' "$run/paper.md" || fail "no debug run, and the paper did not say so"
 	grep -qF 'does not model the search' "$run/paper.md" || fail "no section on what the 2005 code did"
+	grep -qF 'Not run for this paper (a run per line' "$run/paper.md" || fail "no line compared, and the paper did not say so"
 	grep -qFx -- '- build, swap off, 1 run: killed 1/1; first OOM victim: a desktop probe (which one not recorded) 1/1; an LCA decision killed the subtree of: a process that is no desktop probe 1/1.' \
 		"$run/paper.md" || fail "no discussion of the verdicts' mechanism"
 	grep -qF "**The guest's clock.** It was the host's" "$run/paper.md" || fail "the wall clock's threat is not named"
@@ -159,10 +160,22 @@ t_unit_paper_builds_from_results() {
 	counted='.clock = "icount" | .icount = "shift=2,sleep=on" | .cpus = 1'
 	jq -c ".guest |= ($counted)" "$run/plan.jsonl" >"$run/p" && mv "$run/p" "$run/plan.jsonl"
 	jq -c ".cell.guest |= ($counted)" "$run/runs.jsonl" >"$run/r" && mv "$run/r" "$run/runs.jsonl"
-	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" "" "" "$debug" || fail "paper with a debug run failed"
+	# and the same runs again as another kernel line's (lca@6.12), compared
+	line=$(dirname "$run")/on-6.12
+	mkdir "$line" && cp "$run/meta.json" "$line/"
+	jq -c '.kernel.column += "@6.12"' "$run/plan.jsonl" >"$line/plan.jsonl"
+	jq -c '.cell.kernel.column += "@6.12" | .kernel_version = "6.12.118"' "$run/runs.jsonl" >"$line/runs.jsonl"
+	expect_exit 2 "usage: analysis/paper" "$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" --lines "$run"
+	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" --debug "$debug" --lines "$run" "$line" ||
+		fail "paper with a debug run and a line failed"
+	sed -n '/^### One kernel line against another/,/^### Kernel splats/p' "$run/paper.md" >"$line/section"
+	grep -qF "BASE ran kernel line 6.1, NEW 6.12: each cell is matched" "$line/section" || fail "the lines are not compared"
+	grep -qF '**Time to bomb gone' "$line/section" || fail "the compare's sections are not in the paper"
+	[ "$(grep -c '^\*Conditions (' "$line/section")" -eq 2 ] || fail "not each line's conditions"
 	grep -qF 'It counted instructions (QEMU' "$run/paper.md" || fail "the counted clock is not named"
 	grep -qF '; clock icount (shift=2,sleep=on), 1 vCPU under tcg.*' "$run/paper.md" || fail "the conditions do not name the counted clock"
-	[ "$(grep -c '^\*Conditions (' "$run/paper.md")" -eq 2 ] || fail "not 2 conditions lines: the run's and the debug run's"
+	[ "$(sed '/^### One kernel line/,/^### Kernel splats/d' "$run/paper.md" | grep -c '^\*Conditions (')" -eq 2 ] ||
+		fail "not 2 conditions lines beside the lines': the run's and the debug run's"
 	grep -qF 'swap-on times within one run only.' "$run/paper.md" || fail "the swap-on caveat of sleep=on is missing"
 	grep -F 'Kernel splats: 2 in 13 boots (1 kasan, 1 lockdep).' "$run/paper.md" || fail "the splats are not counted"
 	grep -F '| debug build: lineage stress, 300 s on 4 vCPUs, swap 0 | 1 | 1 | 1 kasan |' "$run/paper.md" ||
