@@ -1,4 +1,5 @@
-"""Tests shared by analysis/stats and analysis/compare (Debian's numpy and scipy).
+"""Tests shared by analysis/stats and analysis/compare (Debian's numpy and scipy),
+and the levels (LEVEL, CONFIDENCE) that summary reads too.
 
 Every test here is a permutation test of a sum of per-run scores: a class's
 severity, or a run's log-rank score (its time to an event, censored at the

@@ -185,7 +185,8 @@ def run_conditions($plan; $meta):
 def clock_threat:
   (map(.cell.guest | {clock, icount}) | unique) as $g
   | "**The guest's clock.** "
-    + if ($g | map(.clock) | unique | length) > 1 then
+    + if ($g | length) == 0 then "No run has a record, so none names its clock."
+      elif ($g | map(.clock) | unique | length) > 1 then
         "The runs used several clocks; their times are not on one scale."
       elif $g[0].clock == "wall" then
         "It was the host's (`SURVIVAL_CLOCK=wall`):\n  a slower or busier host gives a workload fewer instructions per guest\n"
@@ -193,7 +194,7 @@ def clock_threat:
       else
         "It counted instructions (QEMU\n  `-icount \($g | map(.icount) | unique | join(", "))`; the conditions give its vCPUs), "
         + "so the guest's\n  compute-bound phases do not follow the host's speed or load (`make\n  clock-check`)."
-        + if all($g[]; .icount | contains("sleep=off")) then ""
+        + if all($g[]; .icount // "" | contains("sleep=off")) then ""
           else "\n  While the guest is idle its time passes at the host's pace (QEMU's\n"
             + "  sleep=on), so phases that wait follow the host's I/O and load, above all\n"
             + "  a guest thrashing on swap, which mostly waits for its disk. Compare\n  swap-on times within one run only."

@@ -7,6 +7,8 @@ t_unit_compare_flags_regressions() {
 	base=$(small_run)
 	# one run a side decides nothing, and says so
 	expect_exit 0 '^No regression detected: 2 cells undecidable' "$LAB_ROOT/analysis/compare" "$base" "$base"
+	# a side that is no run is bad input (2), never a regression (1)
+	expect_exit 2 "$base/cells/meta.json is missing: not a run directory" "$LAB_ROOT/analysis/compare" "$base" "$base/cells"
 	new=$(small_run)
 	# build on stock without swap hung, prefork on lca went from
 	# inconclusive to killed (not comparable), a cell goes missing: a hung

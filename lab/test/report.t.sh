@@ -165,12 +165,19 @@ t_unit_paper_builds_from_results() {
 	mkdir "$line" && cp "$run/meta.json" "$line/"
 	jq -c '.kernel.column += "@6.12"' "$run/plan.jsonl" >"$line/plan.jsonl"
 	jq -c '.cell.kernel.column += "@6.12" | .kernel_version = "6.12.118"' "$run/runs.jsonl" >"$line/runs.jsonl"
-	expect_exit 2 "usage: analysis/paper" "$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" --lines "$run"
+	expect_exit 2 "--lines needs 2 directories" "$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" --lines "$run"
+	expect_exit 2 "--overhead needs a directory, not '--debug'" "$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" \
+		--overhead --debug "$debug"
+	expect_exit 2 "unknown argument '$debug'" "$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" "$debug"
+	expect_exit 2 "$debug/stress/meta.json is missing: not a run directory" "$LAB_ROOT/analysis/paper" "$run" \
+		"$run/paper.md" --lines "$run" "$debug/stress"
 	"$LAB_ROOT/analysis/paper" "$run" "$run/paper.md" --debug "$debug" --lines "$run" "$line" ||
 		fail "paper with a debug run and a line failed"
 	sed -n '/^### One kernel line against another/,/^### Kernel splats/p' "$run/paper.md" >"$line/section"
 	grep -qF "BASE ran kernel line 6.1, NEW 6.12: each cell is matched" "$line/section" || fail "the lines are not compared"
 	grep -qF '**Time to bomb gone' "$line/section" || fail "the compare's sections are not in the paper"
+	! grep -q '^# Compare' "$line/section" || fail "the compare's title is in the paper"
+	grep -qF ', 1 vCPU;' "$run/report.md" || fail "the report does not say '1 vCPU'"
 	[ "$(grep -c '^\*Conditions (' "$line/section")" -eq 2 ] || fail "not each line's conditions"
 	grep -qF 'It counted instructions (QEMU' "$run/paper.md" || fail "the counted clock is not named"
 	grep -qF '; clock icount (shift=2,sleep=on), 1 vCPU under tcg.*' "$run/paper.md" || fail "the conditions do not name the counted clock"
