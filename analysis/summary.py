@@ -9,7 +9,9 @@ by outcome class; a panel per desktop) through OUTDIR/data/summary.gp, and
 on stdout Markdown: which runs it joined (or left out, and why), a
 sentence per desktop and a narrow table of the bombs' and the
 false-positive loads' runs by what came of them, each share with its exact
-interval. Runs are joined only when they ran the same builds on the same
+interval and each column's share (bombs ended clean, loads killed) tested
+against stock's without a defence on its desktop (Fisher, Holm), with what
+the tests could have seen. Runs are joined only when they ran the same builds on the same
 clock as the first one.
 """
 import json
@@ -18,9 +20,9 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from scipy.stats import binomtest
+from scipy.stats import binomtest, fisher_exact
 
-from lcastats import CONFIDENCE
+from lcastats import CONFIDENCE, LEVEL, holm
 from runs import read_records
 
 # Each class's colour by what came of the run: fine, harm, the bomb won,
@@ -107,6 +109,28 @@ def sentence(clean, killed):
         parts.append("the false-positive loads were killed on " + (words(hit) if hit else "no column")
                      + (f", never on {words(spared)}" if hit and spared else ""))
     return "; ".join(parts) + "."
+
+
+def against_stock(rows):
+    """Each row's share against stock's (the stock kernel, no defence) on
+    its desktop: Fisher's exact test, two-sided, Holm-adjusted over the
+    rows compared. rows: (desktop, column, k, n). Returns a cell text per
+    row and a sentence on what the tests could have seen."""
+    stock = {e: (k, n) for e, c, k, n in rows if c == "stock" and n}
+    tested = [i for i, (e, c, k, n) in enumerate(rows) if c != "stock" and n and e in stock]
+    p = [fisher_exact([[rows[i][2], rows[i][3] - rows[i][2]],
+                       [stock[rows[i][0]][0], stock[rows[i][0]][1] - stock[rows[i][0]][0]]])[1] for i in tested]
+    # the most a row could show: all of its runs against none of stock's
+    best = [fisher_exact([[rows[i][3], 0], [0, stock[rows[i][0]][1]]])[1] for i in tested]
+    adjusted = dict(zip(tested, holm(p)))
+    cells = [f"p = {p[tested.index(i)]:.2g}, Holm {adjusted[i]:.2g}" + (" **differs**" if adjusted[i] < LEVEL else "")
+             if i in adjusted else "–" for i in range(len(rows))]
+    able = sum(1 for b in best if b * len(best) < LEVEL)
+    seen = (f"{len(tested)} column{'s' if len(tested) > 1 else ''} against stock (Fisher's exact test, two-sided, Holm over them); "
+            f"at these runs, {able} of {len(tested)} could reach p < {LEVEL} after Holm even if every run "
+            "of one went one way and every run of the other the other way.") if tested else \
+        "No column against stock: no desktop has conclusive runs of stock without a defence."
+    return cells, seen
 
 
 def figure(out, cells, desktops, columns, rows, classes):
@@ -200,7 +224,7 @@ def main():
           f"{', '.join(f'{b} {i}' for b, ids in sorted(anchor[1].items()) for i in sorted(ids))}."
           + (f" Left out, as runs of another build or clock: {'; '.join(left)}." if left else ""))
     print()
-    bomb_rows, fp_rows = [], []
+    bomb_rows, fp_rows, bomb_test, fp_test = [], [], [], []
     for e in desktops:
         best, killed = [], []
         for c in columns:
@@ -218,21 +242,27 @@ def main():
             worse = sum(bomb[c["name"]] for c in classes if (c["severity"] or 0) >= 2)
             best.append((bomb["clean"], nb, c))
             killed.append((fp["killed"], nf, c))
+            bomb_test.append((e, c, bomb["clean"], nb))
+            fp_test.append((e, c, fp["killed"], nf))
             bomb_rows.append(f"| {e} | {c} | {share(bomb['clean'], nb)} | {share(bomb['collateral'], nb)} | "
                              f"{share(worse, nb)} | {silent(bomb, classes)} |")
             fp_rows.append(f"| {e} | {c} | {share(fp['survived'], nf)} | {share(fp['collateral'], nf)} | "
                            f"{share(fp['killed'], nf)} | {silent(fp, classes)} |")
         print(f"- Desktop {e}: {sentence(best, killed)}")
-    for what, head, rows_md in (
-            ("bombs", "clean | gone, a probe lost | persisted, hung, stalled or panic", bomb_rows),
-            ("false-positive loads", "survived | lived, a probe lost | killed", fp_rows)):
+    for what, head, rows_md, test, tested in (
+            ("bombs", "clean | gone, a probe lost | persisted, hung, stalled or panic", bomb_rows, bomb_test, "clean"),
+            ("false-positive loads", "survived | lived, a probe lost | killed", fp_rows, fp_test, "killed")):
+        cells_p, seen = against_stock(test)
         print()
         print(f"The {what}' runs by what came of them, swap settings together (the conclusive runs; "
-              f"{CONFIDENCE:.0%} exact intervals):")
+              f"{CONFIDENCE:.0%} exact intervals); {tested} against stock's on the desktop:")
         print()
-        print(f"| desktop | column | {head} | runs that say nothing |")
-        print("|---|---|---|---|---|---|")
-        print("\n".join(rows_md))
+        print(f"| desktop | column | {head} | runs that say nothing | {tested} against stock |")
+        print("|---|---|---|---|---|---|---|")
+        print("\n".join(row + f" {p} |" for row, p in zip(rows_md, cells_p)))
+        print()
+        print(seen)
+
 
 if __name__ == "__main__":
     main()

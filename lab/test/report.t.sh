@@ -73,8 +73,23 @@ t_unit_summary_joins_runs_of_one_build() {
 	[ "$(grep -c '^| flat | ' <<<"$text")" -eq 4 ] || fail "expected a row per column in each table"
 	grep -qF '| flat | lca | 1/1 (2.5–100.0%) | 0/1 (0.0–97.5%) | 0/1 (0.0–97.5%) | 3 |' <<<"$text" ||
 		fail "lca's bombs row is not the runs' counts"
-	grep -qF '| flat | stock | 0/2 (0.0–84.2%) | 2/2 (15.8–100.0%) | 0/2 (0.0–84.2%) | 2 |' <<<"$text" ||
+	grep -qF '| flat | stock | 0/2 (0.0–84.2%) | 2/2 (15.8–100.0%) | 0/2 (0.0–84.2%) | 2 | – |' <<<"$text" ||
 		fail "stock's false-positive row is not the runs' counts"
+	# each column against stock (Fisher, Holm), and what the test could see
+	grep -qF '| flat | lca | 0/2 (0.0–84.2%) | 0/2 (0.0–84.2%) | 2/2 (15.8–100.0%) | 2 | p = 0.33, Holm 0.33 |' <<<"$text" ||
+		fail "lca's false positives are not tested against stock's"
+	grep -qF '1 column against stock (Fisher' <<<"$text" || fail "no sentence on the tests against stock"
+	grep -qF 'at these runs, 0 of 1 could reach p < 0.05' <<<"$text" || fail "the test's power is not stated"
+	grep -qF 'No column against stock: no desktop has conclusive runs of stock' <<<"$text" ||
+		fail "stock's bombs, all inconclusive, were compared"
+	a=$(synthetic_run survived survived survived survived survived survived killed killed killed killed killed killed)
+	jq -c 'if .cell.rep > 6 then .cell.kernel.column = "lca" else . end' "$a/runs.jsonl" >"$a/r" && mv "$a/r" "$a/runs.jsonl"
+	jq -c 'if .rep > 6 then .kernel.column = "lca" else . end' "$a/plan.jsonl" >"$a/p" && mv "$a/p" "$a/plan.jsonl"
+	jq '.matrix.kernels = ["stock", "lca"]' "$a/meta.json" >"$a/m" && mv "$a/m" "$a/meta.json"
+	text=$("$LAB_ROOT/analysis/summary" "$out" "$a") || fail "the summary of 6 runs a column failed"
+	grep -qF '| 6/6 (54.1–100.0%) | 0 | p = 0.0022, Holm 0.0022 **differs** |' <<<"$text" ||
+		fail "6 of 6 killed against 0 of 6 does not differ: $(grep '^| flat | lca' <<<"$text")"
+	grep -qF 'at these runs, 1 of 1 could reach' <<<"$text" || fail "6 runs a side could not reach 0.05"
 	[ "$(head -c 4 "$out/summary.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "no PNG summary"
 	[ "$(grep -c '^set title "desktop' "$out/data/summary.gp")" -eq 1 ] || fail "expected one panel, for the one desktop"
 	expect_exit 1 "is not a survival run" "$LAB_ROOT/analysis/summary" "$out" "$LAB_ROOT/results/overhead-chain"
