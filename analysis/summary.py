@@ -10,8 +10,8 @@ on stdout Markdown: which runs it joined (or left out, and why), a
 sentence per desktop and a narrow table of the bombs' and the
 false-positive loads' runs by what came of them, each share with its exact
 interval and each column's share (bombs ended clean, loads killed) tested
-against stock's without a defence on its desktop (Fisher, Holm), with what
-the tests could have seen. Runs are joined only when they ran the same builds on the same
+against stock's without a defence on its desktop and kernel line (Fisher,
+Holm), with what the tests could have seen. Runs are joined only when they ran the same builds on the same
 clock as the first one.
 """
 import json
@@ -111,26 +111,47 @@ def sentence(clean, killed):
     return "; ".join(parts) + "."
 
 
-def against_stock(rows):
-    """Each row's share against stock's (the stock kernel, no defence) on
-    its desktop: Fisher's exact test, two-sided, Holm-adjusted over the
-    rows compared. rows: (desktop, column, k, n). Returns a cell text per
-    row and a sentence on what the tests could have seen."""
-    stock = {e: (k, n) for e, c, k, n in rows if c == "stock" and n}
-    tested = [i for i, (e, c, k, n) in enumerate(rows) if c != "stock" and n and e in stock]
-    p = [fisher_exact([[rows[i][2], rows[i][3] - rows[i][2]],
-                       [stock[rows[i][0]][0], stock[rows[i][0]][1] - stock[rows[i][0]][0]]])[1] for i in tested]
-    # the most a row could show: all of its runs against none of stock's
-    best = [fisher_exact([[rows[i][3], 0], [0, stock[rows[i][0]][1]]])[1] for i in tested]
-    adjusted = dict(zip(tested, holm(p)))
-    cells = [f"p = {p[tested.index(i)]:.2g}, Holm {adjusted[i]:.2g}" + (" **differs**" if adjusted[i] < LEVEL else "")
-             if i in adjusted else "–" for i in range(len(rows))]
-    able = sum(1 for b in best if b * len(best) < LEVEL)
-    seen = (f"{len(tested)} column{'s' if len(tested) > 1 else ''} against stock (Fisher's exact test, two-sided, Holm over them); "
-            f"at these runs, {able} of {len(tested)} could reach p < {LEVEL} after Holm even if every run "
-            "of one went one way and every run of the other the other way.") if tested else \
-        "No column against stock: no desktop has conclusive runs of stock without a defence."
-    return cells, seen
+def baseline(column):
+    """The stock column without a defence of a column's kernel line:
+    lca@6.12+pids -> stock@6.12."""
+    line = column.split("+")[0].partition("@")[2]
+    return "stock" + (f"@{line}" if line else "")
+
+
+def against_stock(rows, tested):
+    """Each row's share (TESTED: clean, killed) against its baseline's on its
+    desktop: Fisher's exact test, two-sided, over the row's workloads and
+    swap settings pooled, Holm-adjusted over the table's comparisons. rows:
+    (desktop, column, k, n). Returns a cell text per row and a sentence on
+    what the tests could have seen."""
+    base = {(e, c): (k, n) for e, c, k, n in rows if c == baseline(c) and n}
+    pairs = {i: base[(e, baseline(c))] for i, (e, c, k, n) in enumerate(rows)
+             if c != baseline(c) and n and (e, baseline(c)) in base}
+    p = {i: fisher_exact([[rows[i][2], rows[i][3] - rows[i][2]], [ks, ns - ks]])[1] for i, (ks, ns) in pairs.items()}
+    adjusted = dict(zip(p, holm(list(p.values()))))
+    # the most each could show: all of the column's runs one way, none of stock's
+    best = holm([fisher_exact([[rows[i][3], 0], [0, ns]])[1] for i, (_, ns) in pairs.items()])
+
+    def cell(i):
+        if i not in p:
+            return "–"
+        k, n = rows[i][2:]
+        ks, ns = pairs[i]
+        way = "more" if k * ns > ks * n else "less"
+        return f"p = {p[i]:.2g}, Holm {adjusted[i]:.2g}" + (f" **{way} often**" if adjusted[i] < LEVEL else "")
+
+    if not pairs:
+        why = ("no other column has conclusive runs beside stock's" if base
+               else "no desktop has conclusive runs of stock without a defence")
+        return [cell(i) for i in range(len(rows))], f"No column against stock: {why}."
+    m = len(pairs)
+    able = sum(1 for h in best if h < LEVEL)
+    seen = (f"{m} comparison{'s' if m > 1 else ''} with stock without a defence on the same desktop (and "
+            f"kernel line), of the share {tested}: Fisher's exact test, two-sided, workloads and swap "
+            f"settings pooled, Holm over the {m} of this table. Had each gone to its extreme (all of the "
+            f"column's runs {tested} and none of stock's, or the reverse), {able} of {m} would have reached "
+            f"p < {LEVEL} after Holm.")
+    return [cell(i) for i in range(len(rows))], seen
 
 
 def figure(out, cells, desktops, columns, rows, classes):
@@ -252,7 +273,7 @@ def main():
     for what, head, rows_md, test, tested in (
             ("bombs", "clean | gone, a probe lost | persisted, hung, stalled or panic", bomb_rows, bomb_test, "clean"),
             ("false-positive loads", "survived | lived, a probe lost | killed", fp_rows, fp_test, "killed")):
-        cells_p, seen = against_stock(test)
+        cells_p, seen = against_stock(test, tested)
         print()
         print(f"The {what}' runs by what came of them, swap settings together (the conclusive runs; "
               f"{CONFIDENCE:.0%} exact intervals); {tested} against stock's on the desktop:")
