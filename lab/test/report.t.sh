@@ -52,6 +52,10 @@ t_unit_report_renders_figures() {
 	grep -qx "set xrange \[0:$tmax\]" "$gp" || fail "the time axis does not end at the latest sample, $tmax s"
 	awk -v t="$tmax" '$1 == "set" && $2 == "xtics" { exit !(t / $3 <= 5) }' "$gp" || fail "more than 5 time ticks"
 	[ "$(grep -c '^set ylabel' "$gp")" -eq 2 ] || fail "a y label on every panel, not one a row"
+	# a column's name is text (lca@6.12: in enhanced text @ overprints), and
+	# two columns leave the four legend entries room
+	! grep '^set title' "$gp" | grep -qv noenhanced || fail "a panel title in enhanced text"
+	file "$run/figures/a-swap-off.png" | grep -q ', 900 x 760,' || fail "not 900 pixels wide: $(file "$run/figures/a-swap-off.png")"
 }
 
 # The summary joins the runs of one build and clock, leaves another clock's
