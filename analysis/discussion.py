@@ -16,7 +16,7 @@ design: the first victim is chosen before any LCA decision.
 import sys
 from collections import Counter, defaultdict
 
-from runs import read_records
+from runs import baseline, read_records
 
 FIRST_KILL = "the first OOM kill"
 CAUSES = (FIRST_KILL, "a later OOM kill", "an LCA subtree")
@@ -96,12 +96,6 @@ def describe(runs, base):
     if stock is not None and desktops_design(lost, n, stock, len(base)):
         text += ". The desktop's design: stock's first OOM kill takes the same"
     return text
-
-
-def baseline(column):
-    """The stock column of a column's kernel line: lca@6.12 -> stock@6.12."""
-    line = column.partition("@")[2]
-    return "stock" + (f"@{line}" if line else "")
 
 
 def main(run):

@@ -1,5 +1,5 @@
-"""The records of run directories, without the statistics' numpy: shared by
-compare, summary and discussion."""
+"""The records of run directories and their columns' baseline, without the
+statistics' numpy: shared by compare, summary and discussion."""
 import json
 
 
@@ -16,3 +16,10 @@ def read_records(side):
                     latest[r["id"]] = r
         records += latest.values()
     return records
+
+
+def baseline(column):
+    """The stock column without a defence of a column's kernel line:
+    lca@6.12+pids -> stock@6.12."""
+    line = column.split("+")[0].partition("@")[2]
+    return "stock" + (f"@{line}" if line else "")

@@ -11,8 +11,8 @@ sentence per desktop and a narrow table of the bombs' and the
 false-positive loads' runs by what came of them, each share with its exact
 interval and each column's share (bombs ended clean, loads killed) tested
 against stock's without a defence on its desktop and kernel line (Fisher,
-Holm), with what the tests could have seen. Runs are joined only when they ran the same builds on the same
-clock as the first one.
+Holm), with what the tests could have seen. Runs are joined only when they
+ran the same builds on the same clock as the first one.
 """
 import json
 import os
@@ -23,7 +23,7 @@ from collections import defaultdict
 from scipy.stats import binomtest, fisher_exact
 
 from lcastats import CONFIDENCE, LEVEL, holm
-from runs import read_records
+from runs import baseline, read_records
 
 # Each class's colour by what came of the run: fine, harm, the bomb won,
 # the kernel failed; grey for the runs that say nothing.
@@ -109,13 +109,6 @@ def sentence(clean, killed):
         parts.append("the false-positive loads were killed on " + (words(hit) if hit else "no column")
                      + (f", never on {words(spared)}" if hit and spared else ""))
     return "; ".join(parts) + "."
-
-
-def baseline(column):
-    """The stock column without a defence of a column's kernel line:
-    lca@6.12+pids -> stock@6.12."""
-    line = column.split("+")[0].partition("@")[2]
-    return "stock" + (f"@{line}" if line else "")
 
 
 def against_stock(rows, tested):
