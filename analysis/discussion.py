@@ -60,8 +60,14 @@ def losses(r):
         yield d["name"], cause
 
 
+def by_count(counter):
+    """The counter's items, most first, ties by name (never by the order a
+    set gave them: the text is a function of the records)."""
+    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
 def tally(counter, n):
-    return ", ".join(f"{k} {v}/{n}" for k, v in counter.most_common())
+    return ", ".join(f"{k} {v}/{n}" for k, v in by_count(counter))
 
 
 def first_kill_losses(runs):
@@ -92,7 +98,7 @@ def describe(runs, base):
     for cause in sorted(lost, key=lambda c: (CAUSES.index(c) if c in CAUSES else len(CAUSES), c)):
         text += f"; lost to {cause}: {tally(lost[cause], n)}"
         if cause == FIRST_KILL and stock is not None:
-            text += " (stock: " + ", ".join(f"{p} {stock[p]}/{len(base)}" for p, _ in lost[cause].most_common()) + ")"
+            text += " (stock: " + ", ".join(f"{p} {stock[p]}/{len(base)}" for p, _ in by_count(lost[cause])) + ")"
     if stock is not None and desktops_design(lost, n, stock, len(base)):
         text += ". The desktop's design: stock's first OOM kill takes the same"
     return text
