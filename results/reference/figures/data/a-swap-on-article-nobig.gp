@@ -6,29 +6,29 @@ set xlabel "guest seconds"
 unset key
 set yrange [0:2008]
 set ytics 500
-set title "stock"
+set title "stock" noenhanced
 unset arrow
 unset label
 set ylabel "tasks"
 set format y "%g"
-set arrow from screen 0.0529412, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "black" dt 1
-set label "all tasks" at screen 0.0529412 + 0.035, screen 0.905 left font ",10"
-set arrow from screen 0.276471, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "dark-green" dt 1
-set label "the workload's tasks" at screen 0.276471 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.0777778, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "black" dt 1
+set label "all tasks" at screen 0.0777778 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.288889, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "dark-green" dt 1
+set label "the workload's tasks" at screen 0.288889 + 0.035, screen 0.905 left font ",10"
 set label "" at screen 0.5 + 0.015, screen 0.905 point pt 2 ps 1.2 lc rgb "blue"
 set label "OOM kill" at screen 0.5 + 0.035, screen 0.905 left font ",10"
-set arrow from screen 0.723529, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "red" dt 2
-set label "LCA decision" at screen 0.723529 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.711111, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "red" dt 2
+set label "LCA decision" at screen 0.711111 + 0.035, screen 0.905 left font ",10"
 prev = 0
 plot "a-swap-on-article-nobig-stock.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
-set title "lca"
+set title "lca" noenhanced
 unset arrow
 unset label
 unset ylabel
 set format y ""
 prev = 0
 plot "a-swap-on-article-nobig-lca.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
-set title "lca-2005"
+set title "lca-2005" noenhanced
 unset arrow
 unset label
 unset ylabel
@@ -38,23 +38,23 @@ prev = 0
 plot "a-swap-on-article-nobig-lca-2005.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
 set yrange [0:269]
 set ytics 100
-set title "stock"
+set title "stock" noenhanced
 unset arrow
 unset label
 set ylabel "MiB"
 set format y "%g"
-set arrow from screen 0.276471, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "purple" dt 1
-set label "MemAvailable" at screen 0.276471 + 0.035, screen 0.445 left font ",10"
+set arrow from screen 0.288889, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "purple" dt 1
+set label "MemAvailable" at screen 0.288889 + 0.035, screen 0.445 left font ",10"
 set arrow from screen 0.5, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "orange" dt 1
 set label "SwapFree" at screen 0.5 + 0.035, screen 0.445 left font ",10"
 plot "a-swap-on-article-nobig-stock.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
-set title "lca"
+set title "lca" noenhanced
 unset arrow
 unset label
 unset ylabel
 set format y ""
 plot "a-swap-on-article-nobig-lca.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
-set title "lca-2005"
+set title "lca-2005" noenhanced
 unset arrow
 unset label
 unset ylabel

@@ -6,7 +6,7 @@ set xlabel "guest seconds"
 unset key
 set yrange [0:2191]
 set ytics 500
-set title "stock"
+set title "stock" noenhanced
 unset arrow
 unset label
 set ylabel "tasks"
@@ -21,7 +21,7 @@ set arrow from screen 0.640741, screen 0.905 rto screen 0.03, screen 0 nohead lw
 set label "LCA decision" at screen 0.640741 + 0.035, screen 0.905 left font ",10"
 prev = 0
 plot "folkert-swap-off-article-nobig-stock.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
-set title "lca"
+set title "lca" noenhanced
 unset arrow
 unset label
 unset ylabel
@@ -30,7 +30,7 @@ set arrow from 6.2, graph 0 to 6.2, graph 1 nohead dt 2 lc rgb "red"
 set arrow from 8.1, graph 0 to 8.1, graph 1 nohead dt 2 lc rgb "red"
 prev = 0
 plot "folkert-swap-off-article-nobig-lca.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
-set title "lca-2005"
+set title "lca-2005" noenhanced
 unset arrow
 unset label
 unset ylabel
@@ -38,7 +38,7 @@ set format y ""
 set arrow from 3.9, graph 0 to 3.9, graph 1 nohead dt 2 lc rgb "red"
 prev = 0
 plot "folkert-swap-off-article-nobig-lca-2005.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
-set title "lca-kill2005"
+set title "lca-kill2005" noenhanced
 unset arrow
 unset label
 unset ylabel
@@ -46,7 +46,7 @@ set format y ""
 set arrow from 5.2, graph 0 to 5.2, graph 1 nohead dt 2 lc rgb "red"
 prev = 0
 plot "folkert-swap-off-article-nobig-lca-kill2005.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
-set title "lca-score2005"
+set title "lca-score2005" noenhanced
 unset arrow
 unset label
 unset ylabel
@@ -57,7 +57,7 @@ prev = 0
 plot "folkert-swap-off-article-nobig-lca-score2005.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
 set yrange [0:231]
 set ytics 50
-set title "stock"
+set title "stock" noenhanced
 unset arrow
 unset label
 set ylabel "MiB"
@@ -67,25 +67,25 @@ set label "MemAvailable" at screen 0.359259 + 0.035, screen 0.445 left font ",10
 set arrow from screen 0.5, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "orange" dt 1
 set label "SwapFree" at screen 0.5 + 0.035, screen 0.445 left font ",10"
 plot "folkert-swap-off-article-nobig-stock.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
-set title "lca"
+set title "lca" noenhanced
 unset arrow
 unset label
 unset ylabel
 set format y ""
 plot "folkert-swap-off-article-nobig-lca.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
-set title "lca-2005"
+set title "lca-2005" noenhanced
 unset arrow
 unset label
 unset ylabel
 set format y ""
 plot "folkert-swap-off-article-nobig-lca-2005.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
-set title "lca-kill2005"
+set title "lca-kill2005" noenhanced
 unset arrow
 unset label
 unset ylabel
 set format y ""
 plot "folkert-swap-off-article-nobig-lca-kill2005.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
-set title "lca-score2005"
+set title "lca-score2005" noenhanced
 unset arrow
 unset label
 unset ylabel
