@@ -48,7 +48,23 @@ t_unit_compare_flags_regressions() {
 	jq -c 'if .cell.rep == 2 then .kernel_splats = [{kind: "kasan", line: "BUG: KASAN: x"}] else . end' \
 		"$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
 	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "a new kernel splat was not a regression: $out"
-	grep -q 'WORSE: NEW has kernel splat' <<<"$out" || fail "the splat is not named: $out"
+	grep -q 'WORSE: NEW has kernel splat kasan, BASE had not' <<<"$out" || fail "the splat is not named: $out"
+	# a stall warning is counted: in one NEW run of six it is no
+	# regression (p = 0.5), in six of six it is (p = 1/924)
+	stall() {
+		jq -c --argjson reps "$1" 'if .cell.rep <= $reps then .kernel_splats =
+			[{kind: "rcu-stall", line: "rcu: INFO: rcu_sched self-detected stall on CPU"}] else . end' \
+			"$new/runs.jsonl" >"$new/r" && mv "$new/r" "$new/runs.jsonl"
+	}
+	base=$(synthetic_run survived survived survived survived survived survived)
+	new=$(synthetic_run survived survived survived survived survived survived)
+	stall 1
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") || fail "one stall warning in six runs was a regression: $out"
+	grep -qF '| prefork swap=off stock | 0/6 | 1/6 | no supported difference (p = 0.5 more often' <<<"$out" ||
+		fail "the stall warning is not counted: $out"
+	stall 6
+	out=$("$LAB_ROOT/analysis/compare" "$base" "$new") && fail "stall warnings in six runs of six were no regression: $out"
+	grep -qF '| prefork swap=off stock | 0/6 | 6/6 | WORSE (p = 0.00108' <<<"$out" || fail "the stall warnings' test: $out"
 	# every run a panic, at the size of the small run
 	new=$(small_run)
 	jq -c '.outcome = "panic"' "$TEST_FIXTURES/run-small/runs.jsonl" >"$new/runs.jsonl"
