@@ -228,3 +228,19 @@ t_unit_compare_incomparable_is_a_gap() {
 	[ "$(tail -1 <<<"$out")" = "No regression detected: 1 cells not comparable" ] ||
 		fail "an incomparable cell is not a gap: $(tail -1 <<<"$out")"
 }
+
+# The committed runs: the quick matrix made twice on one build compares as
+# "No regression." both ways (quick-icount-a's one RCU stall, on stock, is
+# counted, not a regression), and the reference with every run turned into
+# a panic is one at its own size (5 runs a cell).
+t_unit_compare_committed_runs() {
+	local a=$LAB_ROOT/results/quick-icount-a b=$LAB_ROOT/results/quick-icount-b ref
+	expect_exit 0 '^No regression\.$' "$LAB_ROOT/analysis/compare" "$a" "$b"
+	expect_exit 0 '^No regression\.$' "$LAB_ROOT/analysis/compare" "$b" "$a"
+	ref=$(mktemp -d)/reference
+	mkdir "$ref"
+	cp "$LAB_ROOT/results/reference/meta.json" "$LAB_ROOT/results/reference/plan.jsonl" "$ref/"
+	jq -c '.outcome = "panic"' "$LAB_ROOT/results/reference/runs.jsonl" >"$ref/runs.jsonl"
+	expect_exit 1 '^REGRESSION: 70 worse: .*; the classes of all cells together$' \
+		"$LAB_ROOT/analysis/compare" "$LAB_ROOT/results/reference" "$ref"
+}
