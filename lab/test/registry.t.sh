@@ -20,9 +20,10 @@ plan_of() {
 	env EXPERIMENT=matrix SWAP=off REPS=1 DEFENCES=none "$@" "$copy/lab/plan"
 }
 
-# Each of the three extensions is one program or hook plus one registry
-# line (a kernel column: the line alone), and the new thing runs through
-# the runner (a fake cell) and appears in the report and in compare.
+# Each extension is one program or hook plus one registry line, a line
+# alone (a kernel column, a desktop, a build flavour with its fragment) or
+# a file alone (an experiment); the new thing is planned, runs through the
+# runner (a fake cell) and appears in the report (and in compare).
 t_unit_extend_with_one_line_each() {
 	local copy results dir
 	copy=$(lab_copy) results=$(mktemp -d)
@@ -77,6 +78,25 @@ t_unit_extend_with_one_line_each() {
 		fail "the plan does not boot the new flavour as a debug build: $(cat "$results/plan")"
 	[ "$(cd "$copy" && lab/conf KNOWN_VARIANTS)" = "stock lca lca-debug stock-trace lca-trace lca-kasan" ] ||
 		fail "the flavour is not a known build"
+	# a desktop: its line in workloads/desktops.tab; an experiment: its file
+	echo "article-small  article  16  lab  the patch notes' desktop, a 16 MB browser" >>"$copy/workloads/desktops.tab"
+	cat >"$copy/lab/experiments/small.conf" <<-'EOF'
+		: "${KERNELS:=stock lca-fast}"
+		: "${SWAP:=off}"
+		: "${WORKLOADS:=idle}"
+		: "${DEFENCES:=none}"
+		: "${DESKTOPS:=article-small}"
+		: "${REPS:=2}"
+	EOF
+	EXPERIMENT=small "$copy/lab/plan" >"$results/plan" || fail "no plan of the new experiment"
+	jq -e -s 'length == 4 and all(.experiment == "small" and .desktop.name == "article-small"
+		and .desktop.shape == "article" and .desktop.browser_mb == 16)' "$results/plan" >/dev/null ||
+		fail "the plan does not resolve the new desktop and experiment: $(cat "$results/plan")"
+	EXPERIMENT=small RUN_ID=s RESULTS=$results RUN_CELL=$copy/lab/test/fixtures/fake-run-cell LAB_ACCEL=tcg \
+		"$copy/lab/run" >/dev/null 2>&1 || fail "the run of the new experiment failed"
+	"$copy/analysis/report" "$results/s" --no-figures >/dev/null 2>&1 || fail "report of the new experiment failed"
+	grep -q 'article-small' "$results/s/report.md" || fail "the report does not name the new desktop"
+	grep -q '^| idle | ' "$results/s/report.md" || fail "the report has no row for the new experiment's workload"
 	rm -rf "$copy" "$results"
 }
 
