@@ -107,8 +107,9 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 	@$(if $(filter 1,$(CONFIRM)),lab/confirm $(BASE) $(NEW),analysis/compare $(BASE) $(NEW) $(if $(TOLERANCE),--tolerance $(TOLERANCE)))
 
 REFERENCE ?= results/reference
-paper: ## paper/paper.md from REFERENCE [results/reference] and the committed defences, overhead and debug runs
-	@analysis/paper $(REFERENCE) paper/paper.md --defences results/defences --overhead results/overhead --debug results/debug
+paper: ## paper/paper.md from REFERENCE [results/reference] and the committed defences, overhead, debug and kernel-line runs
+	@analysis/paper $(REFERENCE) paper/paper.md --defences results/defences --overhead results/overhead --debug results/debug \
+		--lines results/quick-icount-a results/quick-6.12
 
 # make test runs make check first, before any kernel is built; the tests of
 # both count in its last line (one tally per make invocation).
