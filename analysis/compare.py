@@ -300,6 +300,11 @@ def compare_stall_warnings(side, keys, worse):
     """The runs with a stall warning, per cell with one on either side."""
     def flags(runs):
         return [stall_warned(r) for r in runs if r["outcome"] != "lab-error"]
+
+    def warned(runs):
+        f = flags(runs)
+        return f"{sum(f)}/{len(f)}"
+
     pairs = {c: (flags(side["base"][c]), flags(side["new"][c])) for c in keys}
     t = Tests({c: (b, n) for c, (b, n) in pairs.items() if b and n and any(b + n)})
     if not t.pairs:
@@ -308,7 +313,7 @@ def compare_stall_warnings(side, keys, worse):
     print(f"## Stall warnings ({', '.join(STALL_WARNINGS)}): the runs with one "
           "(an exact test: NEW more often is worse)\n")
     return report_tests(t, "stall warnings", ("more often", "came more often"), "a stratified permutation test",
-                        worse, lambda runs: f"{sum(flags(runs))}/{len(flags(runs))}", side)
+                        worse, warned, side)
 
 
 def report_tests(t, label, worse_as, pooled_test, worse, text_of, side):
