@@ -97,9 +97,6 @@
 #define CGROOT		"/sys/fs/cgroup"
 #define SAMPLE_NS	100000000	/* 10 Hz */
 #define CG_MAX		200		/* the longest -g */
-#define LEFTOVER_STACKS	16	/* distinct kernel stacks told apart */
-#define LEFTOVER_DEPTH	8	/* frames of each */
-#define LEFTOVER_FRAMES_LEN 512
 #define CG_PATH		(CG_MAX + 64)	/* a file in it */
 #define MAX_EVENTS	4096
 #define MAX_KILL_TIMES	64
@@ -128,7 +125,7 @@ struct probe {
 
 struct sample {
 	float t;
-	int tasks, workload;
+	int tasks, running, workload;	/* running: runnable tasks, the sampler too */
 	long memavail_kb, swapfree_kb, oom_kill;
 	int lca, probes_alive;
 };
@@ -168,7 +165,7 @@ struct run {
 	} splats[MAX_SPLATS];
 	int nsplats;
 	long kills_lines, kmsg_lost, oom_kill0;
-	long reaped, unreapable;	/* oom_reaper: lines */
+	long reaped, unreapable;	/* the oom_reaper's lines */
 	int64_t kmsg_t0_us;	/* the kernel's time of KMSG_MARK, -1 until read */
 	float kill_times[MAX_KILL_TIMES];	/* of the first Killed process lines */
 	double late_max;	/* the sampler's lateness: the most, in s, */
@@ -708,7 +705,7 @@ static void sample(struct run *r, double due)
 
 	read_kmsg(r);
 	read_fd(r->fd_loadavg, buf, sizeof(buf));
-	sscanf(buf, "%*s %*s %*s %*d/%d", &s.tasks);
+	sscanf(buf, "%*s %*s %*s %d/%d", &s.running, &s.tasks);
 	read_fd(r->fd_meminfo, buf, sizeof(buf));
 	s.memavail_kb = field(buf, "MemAvailable");
 	s.swapfree_kb = field(buf, "SwapFree");
@@ -818,124 +815,6 @@ static void watch(struct run *r)
 	r->workload_status = read_long(RUNDIR "/workload.status");
 }
 
-/* What the leftover threads were doing: one kernel stack and how many share it. */
-struct leftover_stack {
-	char state;
-	char frames[LEFTOVER_FRAMES_LEN];
-	int n;
-};
-
-/* @tid's first few kernel frames, "f1 < f2 < ...", from /proc/TID/stack. */
-static void kernel_frames(pid_t tid, char *out, size_t size)
-{
-	char path[64], text[4096], *line, *save;
-	size_t len = 0;
-	int depth = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stack", tid);
-	out[0] = '\0';
-	if (!read_path(path, text, sizeof(text)))
-		return;
-	for (line = strtok_r(text, "\n", &save); line && depth < LEFTOVER_DEPTH;
-	     line = strtok_r(NULL, "\n", &save)) {
-		const char *fn = strchr(line, ' ');
-
-		if (!fn || len >= size)
-			continue;
-		fn++;
-		len += snprintf(out + len, size - len, "%s%.*s", depth++ ? " < " : "",
-				(int)strcspn(fn, "+"), fn);
-	}
-}
-
-/* The state letter of @tid (field 3 of /proc/TID/stat), or 0 if it is gone. */
-static char thread_state(pid_t tid)
-{
-	char path[64], buf[512];
-	const char *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
-	if (!read_path(path, buf, sizeof(buf)))
-		return 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
-/* Whether SIGKILL is pending for @tid, for its thread or its process. */
-static bool sigkill_pending(pid_t tid)
-{
-	const char *keys[] = { "SigPnd", "ShdPnd" };
-	char path[64], text[4096];
-	unsigned long long mask = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	if (!read_path(path, text, sizeof(text)))
-		return false;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *p = line_starting(text, keys[i], ":");
-
-		if (p)
-			mask |= strtoull(p + 1, NULL, 16);
-	}
-	return mask & (1ULL << (SIGKILL - 1));
-}
-
-static void count_stack(struct leftover_stack *stacks, int *n, char state, const char *frames)
-{
-	int i;
-
-	for (i = 0; i < *n; i++)
-		if (stacks[i].state == state && !strcmp(stacks[i].frames, frames))
-			break;
-	if (i == *n) {
-		if (*n == LEFTOVER_STACKS)
-			i--;	/* the last slot counts every other stack */
-		else
-			(*n)++;
-		stacks[i].state = state;
-		snprintf(stacks[i].frames, sizeof(stacks[i].frames), "%s",
-			 i == LEFTOVER_STACKS - 1 ? "(other)" : frames);
-	}
-	stacks[i].n++;
-}
-
-/*
- * When the workload outlives the phase, say what its threads are doing:
- * still forking, or blocked, and where in the kernel. A stalled OOM
- * killer (tasks killed that never exit) is told apart from a bomb the
- * kernel never acted on by these lines alone.
- */
-static void print_leftover(const struct run *r)
-{
-	static struct leftover_stack stacks[LEFTOVER_STACKS];
-	char path[CG_PATH], *tids, *line, *save;
-	int nstacks = 0, threads = 0, killed = 0, i;
-
-	tids = read_file(cg_file(path, "/workload/cgroup.threads"), 1 << 20);
-	for (line = strtok_r(tids, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		pid_t tid = atoi(line);
-		char state = thread_state(tid), frames[LEFTOVER_FRAMES_LEN];
-
-		if (!state)
-			continue;
-		threads++;
-		killed += sigkill_pending(tid);
-		kernel_frames(tid, frames, sizeof(frames));
-		count_stack(stacks, &nstacks, state, frames);
-	}
-	free(tids);
-	printf("{\"type\":\"leftover\",\"threads\":%d,\"sigkill_pending\":%d,"
-	       "\"oom_reaped\":%ld,\"oom_unreapable\":%ld,\"stacks\":[",
-	       threads, killed, r->reaped, r->unreapable);
-	for (i = 0; i < nstacks; i++) {
-		printf("%s{\"n\":%d,\"state\":\"%c\",\"frames\":", i ? "," : "",
-		       stacks[i].n, stacks[i].state);
-		json_str(stacks[i].frames);
-		printf("}");
-	}
-	printf("]}\n");
-}
-
 /*
  * End what is left of the workload: its cgroup goes in one write. No wait
  * for it to empty: in a thrashing guest a thousand tasks took a minute to
@@ -1017,10 +896,10 @@ static void print_timeline(const struct run *r)
 	for (i = 0; i < r->nsamples; i++) {
 		const struct sample *s = &r->samples[i];
 
-		printf("{\"type\":\"sample\",\"t\":%.1f,\"tasks\":%d,\"workload_tasks\":%d,"
-		       "\"memavail_kb\":%ld,\"swapfree_kb\":%ld,\"oom_kill\":%ld,"
-		       "\"lca_decisions\":%d,\"probes_alive\":%d}\n",
-		       s->t, s->tasks, s->workload, s->memavail_kb, s->swapfree_kb,
+		printf("{\"type\":\"sample\",\"t\":%.1f,\"tasks\":%d,\"running\":%d,"
+		       "\"workload_tasks\":%d,\"memavail_kb\":%ld,\"swapfree_kb\":%ld,"
+		       "\"oom_kill\":%ld,\"lca_decisions\":%d,\"probes_alive\":%d}\n",
+		       s->t, s->tasks, s->running, s->workload, s->memavail_kb, s->swapfree_kb,
 		       s->oom_kill, s->lca, s->probes_alive);
 	}
 }
@@ -1069,7 +948,9 @@ static void print_result(const struct run *r)
 		printf("%s{\"t\":%.2f,\"victim\":%d,\"prev\":%d,\"lca\":%d,\"killed\":%u,\"anchor\":%d}",
 		       i ? "," : "", e->t, e->victim, e->prev, e->lca, e->killed, e->anchor);
 	}
-	printf("],\"lca_killed\":%lu,\"fork_refusals\":%ld,\"probes\":[", r->lca_killed, fork_refusals(r));
+	printf("],\"lca_killed\":%lu,\"fork_refusals\":%ld,\"oom_reaped\":%ld,"
+	       "\"oom_unreapable\":%ld,\"probes\":[", r->lca_killed, fork_refusals(r),
+	       r->reaped, r->unreapable);
 	for (i = 0; i < NPROBES; i++) {
 		const struct probe *p = &r->probes[i];
 
@@ -1282,8 +1163,6 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	start_workload(&r);
 	watch(&r);
-	if (r.leftover > 0)
-		print_leftover(&r);
 	kill_workload();
 	print_timeline(&r);
 	print_result(&r);
