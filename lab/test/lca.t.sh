@@ -92,6 +92,13 @@ lca_bomb() {
 	lines=$(grep -cE "$decision_re" "$d/console.log" || true)
 	decisions=$(jq '.lca_decisions | length' "$d/out.json")
 	[ "$decisions" -eq "$lines" ] || fail "the driver parsed $decisions of $lines decisions"
+	# the sampler is runnable as it reads: every sample counts it
+	jq -R -e -n '[inputs | fromjson? | select(.type == "sample") | .running]
+		| length > 0 and all(. >= 1)' "$d/channel.log" >/dev/null ||
+		fail "a sample lacks the runnable tasks ($d/channel.log)"
+	jq -R -e -n '[inputs | fromjson? | select(.type == "result")][0]
+		| (.oom_reaped | type) == "number" and (.oom_unreapable | type) == "number"' \
+		"$d/channel.log" >/dev/null || fail "the result lacks the oom_reaper's counts"
 	record=$d/out.json
 }
 
