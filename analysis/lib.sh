@@ -7,8 +7,9 @@ set -euo pipefail
 
 # a failure inside $(...) fails the substitution, as outside it
 shopt -s inherit_errexit
-LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PROG=$(basename "$0")
+# (parameter expansions, not dirname and basename: every script sources it)
+LAB_ROOT=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
+PROG=${0##*/}
 
 die() {
 	printf '%s: error: %s\n' "$PROG" "$*" >&2

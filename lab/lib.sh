@@ -4,11 +4,12 @@ set -euo pipefail
 
 # a failure inside $(...) fails the substitution, as outside it
 shopt -s inherit_errexit
-LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# (parameter expansions, not dirname and basename: every script sources it)
+LAB_ROOT=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
 # shellcheck source=lab/lab.conf
 . "$LAB_ROOT/lab/lab.conf"
 
-PROG=$(basename "$0")
+PROG=${0##*/}
 # the helpers analysis shares with the lab: die, log, check_run_dir, ...
 # shellcheck source=analysis/lib.sh
 . "$LAB_ROOT/analysis/lib.sh"
@@ -324,4 +325,6 @@ require_kernels() {
 # lab/builds.tab's rows, checked once here (a bad line stops every command
 # with its file and line), and the build variants they name.
 BUILD_ROWS=$(build_rows)
-KNOWN_VARIANTS=$(awk '{ print $1 }' <<<"$BUILD_ROWS" | xargs)
+KNOWN_VARIANTS=""
+while read -r _variant _; do KNOWN_VARIANTS+=${KNOWN_VARIANTS:+ }$_variant; done <<<"$BUILD_ROWS"
+unset _variant
