@@ -25,7 +25,7 @@ SWAP_SIZE ?= 0
 CMD ?= cat /proc/version; free -m
 
 .PHONY: all help deps kernels $(addprefix kernel-,$(BUILDS)) rootfs \
-	guest-bin check-series boot smoke run test-stock reference run-defences run-debug stress clock-check overhead merge report events compare paper check test lint \
+	guest-bin check-series boot smoke run test-stock reference run-defences run-debug stress clock-check overhead merge report events herd compare paper check test lint \
 	clean distclean
 
 all: kernels rootfs smoke guest-bin ## build, boot each kernel once, run the default matrix, write its report
@@ -101,6 +101,10 @@ report: ## tables and figures of a run: RUN=results/ID [the newest created]
 events: ## when the first OOM kill, subtree kill and the end came, per cell: RUN=results/ID [the newest created]
 	@[ -n "$(RUN)" ] || { echo "events: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
 	@analysis/events $(RUN)
+
+herd: ## after a mass kill, how long until the bomb was gone: RUN="results/A ..." [AGAINST="results/B ..."] [OVER=4 s] [RUNS=1]
+	@[ -n "$(RUN)" ] || { echo "herd: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
+	@analysis/herd $(if $(OVER),--over $(OVER)) $(if $(filter 1,$(RUNS)),--runs) $(RUN) $(if $(AGAINST),--against $(AGAINST))
 
 compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=results/B [TOLERANCE=0.02] [CONFIRM=1: rerun the undecidable cells, lab/confirm]
 	@[ -n "$(BASE)" ] && [ -n "$(NEW)" ] || { echo "compare: give BASE=results/A NEW=results/B" >&2; exit 2; }

@@ -485,3 +485,64 @@ t_unit_report_tables_fit_a_page() {
 	[ "$(sed -n 3p <<<"$out")" = '*flat, swap off, no defence* k1,k2,k3,k4,k5,k6; *flat, swap off, no defence* k7' ] ||
 		fail "7 columns of one defence are not in pieces of 6"
 }
+
+# analysis/herd: each bomb run's time from its mass kill (the last LCA
+# decision that killed more than 100, else the first OOM kill) to the bomb
+# gone, the runs over --over S or persisting counted with their runnable
+# tasks, and one side tested against another. Synthetic runs made from
+# run-small's a cell: a run without a kill and a false-positive load are
+# not counted.
+herd_run() {
+	local dir=$1 spec id kill killed oom gone running i=0
+	mkdir -p "$dir/cells"
+	cp "$TEST_FIXTURES/run-small/meta.json" "$dir/"
+	: >"$dir/runs.jsonl"
+	for spec in "${@:2}"; do
+		IFS=: read -r kill killed oom gone running <<<"$spec"
+		i=$((i + 1)) id=$i-a-off-lca
+		jq -c --arg id "$id" --argjson kill "$kill" --argjson killed "$killed" --argjson oom "$oom" \
+			--argjson gone "$gone" 'select(.id == "1-a-off-lca")
+			| .id = $id | .cell.id = $id | .cell.rep = ($id | split("-")[0] | tonumber) | .cell_dir = "cells/\($id)"
+			| .lca_decisions = (if $kill == null then [] else
+				[{t: $kill, victim: 2, prev: 1, lca: 1, killed: $killed, anchor: 1}] end)
+			| .t_first_oom_s = $oom | .t_gone_s = $gone | .gone = ($gone != null)' \
+			"$TEST_FIXTURES/run-small/runs.jsonl" >>"$dir/runs.jsonl"
+		mkdir -p "$dir/cells/$id"
+		{
+			[ "$running" = - ] ||
+				printf '{"type":"sample","t":%s,"workload_tasks":600,"running":%s}\n' "$kill" "$running"
+			printf '{"type":"result","oom_reaped":%s,"oom_unreapable":0}\n' "$i"
+		} >"$dir/cells/$id/channel.log"
+	done
+	jq -c .cell "$dir/runs.jsonl" >"$dir/plan.jsonl"
+}
+
+t_unit_herd_from_the_mass_kill() {
+	local tmp out fp
+	tmp=$(mktemp -d)
+	# mass kill:killed:first OOM kill:gone:runnable (- none sampled)
+	herd_run "$tmp/before" 10:500:8:11.2:12 10:500:8:20:700 10:50:5:6:- 10:500:8:null:- null:0:null:null:-
+	herd_run "$tmp/after" 10:500:8:11:12 10:500:8:11.5:12 10:500:8:12:12 10:500:8:13:12
+	fp=$(jq -c 'select(.cell.rep == 1) | .id = "9-build-off-lca" | .cell.id = .id | .cell.rep = 9
+		| .cell.workload.kind = "false-positive" | .t_first_oom_s = 1 | .t_gone_s = 60' "$tmp/before/runs.jsonl")
+	printf '%s\n' "$fp" >>"$tmp/before/runs.jsonl"
+	jq -c .cell "$tmp/before/runs.jsonl" >"$tmp/before/plan.jsonl"
+	out=$("$LAB_ROOT/analysis/herd" --runs "$tmp/before" --against "$tmp/after") || fail "herd failed: $out"
+	printf '%s\n' "$out"
+	grep -qF -- "- First ($tmp/before): 2 of 4 runs took more than 4 s from the mass kill to the bomb gone or never ended (6.8–93.2%); median 1.2 s, longest persists; runnable tasks meanwhile in those runs: 700 to 700." \
+		<<<"$out" || fail "the first side's line"
+	grep -qF -- "- Second ($tmp/after): 0 of 4 runs" <<<"$out" || fail "the second side's line"
+	grep -qF -- "- Against the first: the second side's long runs are not fewer at p < 0.05 (p = 0.21, one-sided Fisher, 2 of 4 against 0 of 4)" \
+		<<<"$out" || fail "the test against the first side"
+	grep -qF -- "- With 0 of 4, a rate of 52.7% or more would have shown with 95% probability." <<<"$out" ||
+		fail "what the second side could have shown"
+	grep -qF "| $tmp/before | 3-a-off-lca | 5 s | 1 s | - | 3 | 0 |" <<<"$out" ||
+		fail "a decision of 50 is not a mass kill: the first OOM kill is"
+	grep -qF "| $tmp/before | 4-a-off-lca | 10 s | persists |" <<<"$out" || fail "a persisting run"
+	! grep -q "5-a-off-lca\|9-build" <<<"$out" || fail "a run without a kill or a false-positive load is counted"
+	out=$("$LAB_ROOT/analysis/herd" --over 12 "$tmp/before") || fail "--over 12 failed"
+	grep -qF "1 of 4 runs took more than 12 s" <<<"$out" || fail "--over 12: $out"
+	expect_exit 2 "usage: analysis/herd" "$LAB_ROOT/analysis/herd" --against "$tmp/after"
+	expect_exit 2 "--over takes seconds" "$LAB_ROOT/analysis/herd" --over x "$tmp/before"
+	expect_exit 1 "is not a survival run" "$LAB_ROOT/analysis/herd" "$LAB_ROOT/results/overhead"
+}
