@@ -102,7 +102,7 @@ events: ## when the first OOM kill, subtree kill and the end came, per cell: RUN
 	@[ -n "$(RUN)" ] || { echo "events: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
 	@analysis/events $(RUN)
 
-herd: ## after a mass kill, how long until the bomb was gone: RUN="results/A ..." [AGAINST="results/B ..."] [OVER=4 s] [RUNS=1]
+herd: ## after a mass kill, how long until the bomb was gone: RUN="results/A ..." [AGAINST="results/B ..."] [OVER=4, seconds] [RUNS=1]
 	@[ -n "$(RUN)" ] || { echo "herd: no run in results/ (make run, or RUN=dir)" >&2; exit 1; }
 	@analysis/herd $(if $(OVER),--over $(OVER)) $(if $(filter 1,$(RUNS)),--runs) $(RUN) $(if $(AGAINST),--against $(AGAINST))
 

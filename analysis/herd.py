@@ -5,15 +5,18 @@ analysis/herd.py [--over S] [--runs] RUNDIR... [--against RUNDIR...]
 A kill of hundreds of bomb members can leave them runnable in the page
 allocator's reclaim loop, memory exhausted and no further OOM kill, for
 seconds to minutes: a herd (kernel-patch/README.md, "A herd of killed
-members"). For each run of a bomb: its mass kill (the last LCA decision
-that killed more than MASS tasks, else the first OOM kill), the seconds
-from it to the bomb gone ("persists" when it never went), the median of
-the runnable tasks the driver sampled meanwhile, and the oom_reaper's
-lines. Per side: the runs that took more than S seconds or never ended,
-with an exact interval, the median and the longest. With --against, the
-one-sided tests that the second side has fewer such runs (Fisher's exact
-test; persisting runs counted as long) and shorter times (Mann-Whitney),
-and the rate of long runs the second side could have shown.
+members"). For each run of a bomb with a mass kill (the last LCA decision
+that killed more than MASS tasks; else, where memory.oom.group acted, the
+first OOM kill, which killed the whole group): the seconds from it to the
+bomb gone (or the run's class when it never went), the median of the
+runnable tasks the driver sampled meanwhile, and the oom_reaper's lines.
+Runs without a mass kill (an ordinary OOM kill kills one task) and runs
+without evidence (lab-error, inconclusive) are left out. Per side: the
+runs that took more than S seconds or never ended, with an exact
+interval, the median and the longest. With --against, the one-sided tests
+that the second side has fewer such runs (Fisher's exact test; a run that
+never ended counts as long) and shorter times (Mann-Whitney), and the rate
+of long runs the second side could have shown.
 Reads the run directories only (runs.jsonl and each cell's channel log).
 """
 import gzip
@@ -21,7 +24,7 @@ import json
 import math
 import os
 import sys
-from statistics import median_high
+from statistics import median
 
 from scipy.stats import binomtest, fisher_exact, mannwhitneyu
 
@@ -29,6 +32,7 @@ from lcastats import CONFIDENCE, LEVEL
 from runs import read_records
 
 MASS = 100
+NO_EVIDENCE = ("lab-error", "inconclusive")
 USAGE = "usage: analysis/herd [--over S] [--runs] RUNDIR... [--against RUNDIR...]"
 
 
@@ -49,9 +53,11 @@ def channel_lines(path):
 
 def mass_kill_at(record):
     """The last LCA decision that killed more than MASS tasks, else the
-    first OOM kill; None when nothing was killed."""
+    first OOM kill of a run where memory.oom.group acted; None without."""
     mass = [d["t"] for d in record.get("lca_decisions") or [] if d.get("killed", 0) > MASS]
-    return mass[-1] if mass else record.get("t_first_oom_s")
+    if mass:
+        return mass[-1]
+    return record.get("t_first_oom_s") if "oom-group" in (record.get("acted") or []) else None
 
 
 def herd_row(run_dir, record):
@@ -61,7 +67,7 @@ def herd_row(run_dir, record):
     reading of the evidence), the samples and the reaper's lines the
     driver's."""
     kill = mass_kill_at(record)
-    if kill is None:
+    if kill is None or record["outcome"] in NO_EVIDENCE:
         return None
     lines = list(channel_lines(os.path.join(run_dir, record["cell_dir"])))
     result = ([x for x in lines if x.get("type") == "result"] or [{}])[-1]
@@ -69,9 +75,9 @@ def herd_row(run_dir, record):
     running = [s["running"] for s in lines
                if s.get("type") == "sample" and s.get("t", -1) >= kill
                and s.get("workload_tasks", 0) > 50 and "running" in s]
-    return {"id": record["id"], "run": run_dir, "kill_s": kill,
+    return {"id": record["id"], "run": run_dir, "outcome": record["outcome"], "kill_s": kill,
             "to_gone_s": None if gone is None else round(gone - kill, 1),
-            "running": median_high(running) if running else None,
+            "running": median(running) if running else None,
             "reaped": result.get("oom_reaped"), "unreapable": result.get("oom_unreapable")}
 
 
@@ -95,7 +101,11 @@ def seconds(row):
 
 
 def fmt(x):
-    return "persists" if x is None or x == math.inf else f"{x:g} s"
+    return "never" if x is None or x == math.inf else f"{x:g} s"
+
+
+def to_gone(row):
+    return fmt(row["to_gone_s"]) if row["to_gone_s"] is not None else f"never ({row['outcome']})"
 
 
 def side_line(name, rows, over):
@@ -103,13 +113,14 @@ def side_line(name, rows, over):
     if n == 0:
         return f"- {name}: no run of a bomb with a kill."
     ci = binomtest(k, n).proportion_ci(CONFIDENCE, method="exact")
-    times = sorted(seconds(r) for r in rows)
+    times = [seconds(r) for r in rows]
     slow = [r for r in rows if is_long(r, over)]
     running = [r["running"] for r in slow if r["running"] is not None]
     return (f"- {name}: {k} of {n} runs took more than {over:g} s from the mass kill to the bomb gone "
-            f"or never ended ({100 * ci.low:.1f}–{100 * ci.high:.1f}%); median {fmt(times[(n - 1) // 2])}, "
-            f"longest {fmt(times[-1])}"
-            + (f"; runnable tasks meanwhile in those runs: {min(running):g} to {max(running):g}" if running else "")
+            f"or never ended ({100 * ci.low:.1f}–{100 * ci.high:.1f}%); median {fmt(median(times))}, "
+            f"longest {fmt(max(times))}"
+            + (f"; the median of the runnable tasks meanwhile, in the {len(running)} of them sampled: "
+               f"{min(running):g} to {max(running):g}" if running else "")
             + ".")
 
 
@@ -121,12 +132,12 @@ def compare_lines(base, new, over):
     verdict = "fewer" if fisher < LEVEL else f"not fewer at p < {LEVEL:g}"
     out = [f"- Against the first: the second side's long runs are {verdict} "
            f"(p = {fisher:.2g}, one-sided Fisher, {kb} of {nb} against {kn} of {nn}); its times shorter, "
-           f"p = {mw:.2g} (one-sided Mann-Whitney, a persisting run the longest)."]
+           f"p = {mw:.2g} (one-sided Mann-Whitney, a run that never ended the longest)."]
     if kn == 0:
         rate = 1 - LEVEL ** (1 / nn)
         one_in = f" (1 run in {math.floor(1 / rate)})" if rate <= 0.5 else ""
         out.append(f"- With 0 of {nn}, a rate of {100 * rate:.1f}%{one_in} or more would have shown "
-                   f"with {100 * (1 - LEVEL):g}% probability.")
+                   f"with {100 * (1 - LEVEL):g}% probability (one-sided).")
     return out
 
 
@@ -143,7 +154,9 @@ def main(argv):
             try:
                 over = float(next(args))
             except (StopIteration, ValueError):
-                usage_error(f"--over takes seconds; {USAGE}")
+                over = -1.0
+            if not 0 <= over < math.inf:
+                usage_error(f"--over takes seconds, 0 or more; {USAGE}")
         elif a == "--runs":
             show_runs = True
         elif a == "--against":
@@ -164,7 +177,7 @@ def main(argv):
         print("|---|---|---|---|---|---|---|")
         for side in rows:
             for r in side:
-                print(f"| {r['run']} | {r['id']} | {r['kill_s']:g} s | {fmt(r['to_gone_s'])} | "
+                print(f"| {r['run']} | {r['id']} | {r['kill_s']:g} s | {to_gone(r)} | "
                       f"{r['running'] if r['running'] is not None else '-'} | "
                       f"{r['reaped'] if r['reaped'] is not None else '-'} | "
                       f"{r['unreapable'] if r['unreapable'] is not None else '-'} |")
