@@ -3,6 +3,26 @@
 # runs (lab/test/fixtures/cells/CLASS: real runs' files, the timeline
 # trimmed) and on synthetic evidence for every branch of the classifier.
 
+# The evidence as a dying guest leaves it: a console with a NUL byte is
+# still read (grep took it for binary, and a panic after it was recorded
+# as clean), and a cell.json of two objects, or of one and junk, is not a
+# cell (the first object was recorded).
+t_unit_record_reads_damaged_evidence() {
+	local d
+	d=$(mktemp -d)
+	cp "$TEST_FIXTURES/cells/clean/"* "$d/"
+	printf '\0\n[   30.100000] Kernel panic - not syncing: Out of memory\n' >>"$d/console.log"
+	"$LAB_ROOT/analysis/record" "$d" | jq -e '.outcome == "panic"' >/dev/null ||
+		fail "a panic after a NUL byte on the console is not a panic"
+	cat "$TEST_FIXTURES/cells/clean/cell.json" "$TEST_FIXTURES/cells/clean/cell.json" >"$d/cell.json"
+	expect_exit 1 "cell.json is not JSON" "$LAB_ROOT/analysis/record" "$d"
+	{ cat "$TEST_FIXTURES/cells/clean/cell.json"; echo '{'; } >"$d/cell.json"
+	expect_exit 1 "cell.json is not JSON" "$LAB_ROOT/analysis/record" "$d"
+	jq -c 'del(.cell.defence.acted)' "$TEST_FIXTURES/cells/clean/cell.json" >"$d/cell.json"
+	expect_exit 1 "has no resolved cell" "$LAB_ROOT/analysis/record" "$d"
+	rm -rf "$d"
+}
+
 # Every fixture's record has the outcome its directory is named after,
 # and follows the schema.
 t_unit_record_classifies_each_fixture() {
