@@ -184,6 +184,15 @@ t_unit_run_refuses_damaged_results() {
 	expect_exit 1 "was planned otherwise \\(cell 1-a-off-stock: workload.deadline_s $off -> 21\\)" env DEADLINES=a=21 REPS=2 \
 		KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat RUN_ID=r1 RESULTS="$results" "$LAB_ROOT/lab/run"
 	[ "$(sha256sum "$f")" = "$sum" ] || fail "runs.jsonl was changed"
+	# a runner that leaves no record stops the run and appends nothing
+	# (an empty line was appended)
+	# shellcheck disable=SC2016 # the runner's own $3
+	printf '#!/bin/sh\nmkdir -p "$3" && echo junk >"$3/record.json"\n' >"$results/no-record"
+	chmod +x "$results/no-record"
+	expect_exit 1 "cell 1-a-off-stock: no-record left no record" env RUN_CELL="$results/no-record" LAB_ACCEL=tcg \
+		SURVIVAL_CLOCK=icount KERNELS=stock SWAP=off WORKLOADS=a DESKTOPS=flat REPS=1 RUN_ID=r2 RESULTS="$results" \
+		"$LAB_ROOT/lab/run"
+	[ ! -s "$results/r2/runs.jsonl" ] || fail "a cell without a record wrote to runs.jsonl"
 }
 
 # A run resumed after its kernel changed (another patch or config, or
