@@ -82,7 +82,7 @@ def collateral_cell($reps; $ci):
       + " (max \(map(.max_probe_gap_ms // empty) | max | ms_to_s | seconds))"
     end;
 
-def kills_cell:
+def kills_cell($reps; $ci):
   if length == 0 then "missing" else
     "\(map(.oom_kills // empty) | median) OOM / \(map(.lca_killed) | median) LCA"
   end;
@@ -129,6 +129,7 @@ def of_kind($meta; $plan; $kind):
   | $meta.matrix.workloads | map(select(. as $w | $k | index($w)));
 def bombs($meta; $plan): of_kind($meta; $plan; "bomb");
 def false_positives($meta; $plan): of_kind($meta; $plan; "false-positive");
+def workloads($meta; $plan): $meta.matrix.workloads;
 
 def lab_errors:
   map(select(.outcome == "lab-error"))
@@ -138,7 +139,7 @@ def lab_errors:
 # The first OOM victims over a cell's runs, by name, with the median of
 # their resident memory: "probe 2/3 (64 MB), none 1/3"; a bomb member or a
 # known desktop probe says so.
-def victim_cell($ci):
+def victim_cell($reps; $ci):
   length as $n
   | if $n == 0 then "missing"
     else map(.first_victim | {v: (if . == null then "none"
@@ -149,7 +150,7 @@ def victim_cell($ci):
     end;
 
 # Who acted, over a cell's runs: "lca 3/3, oom-killer 3/3".
-def acted_cell($ci):
+def acted_cell($reps; $ci):
   length as $n
   | if $n == 0 then "missing"
     else [.[].acted[]] | group_by(.) | map("\(.[0]) \(share_of(length; $n; $ci))") | join(", ")

@@ -67,6 +67,16 @@ t_unit_extend_with_one_line_each() {
 		fail "the report has no column for the new kernel and defence"
 	grep -q '^| idle | ' "$dir/report.md" || fail "the report has no row for the new workload"
 	grep -qF "renice: \`.defence_evidence.niceness > 0\`" "$dir/report.md" || fail "the report does not state the acted rule"
+	# a report statistic: its entry in analysis/sections.json, its cell in tables.jq
+	jq '.sections |= .[:-2] + [{name: "peak", title: "Peak tasks", rows: "workloads", cell: "peak_cell",
+		intro: "The most tasks of any run."}] + .[-2:]' "$copy/analysis/sections.json" >"$results/sections.json"
+	mv "$results/sections.json" "$copy/analysis/sections.json"
+	# shellcheck disable=SC2016 # jq's variables
+	echo 'def peak_cell($reps; $ci): if length == 0 then "missing" else "max \(map(.peak_tasks) | max)" end;' \
+		>>"$copy/analysis/tables.jq"
+	"$copy/analysis/report" "$dir" --no-figures >/dev/null 2>&1 || fail "report with a new statistic failed"
+	grep -q '^## Peak tasks$' "$dir/report.md" || fail "the report has no section for the new statistic"
+	grep -q '^| idle | max [0-9]* | ' "$dir/report.md" || fail "the new statistic has no row for the new workload"
 	"$copy/analysis/compare" "$dir" "$dir" >"$results/compare" || fail "compare of a run with itself regressed"
 	grep -q '^| idle swap=off lca-fast+renice | ' "$results/compare" || fail "compare lacks the new cell"
 	# a build flavour: its line in lab/builds.tab and its fragment
