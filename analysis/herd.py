@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """After a mass kill, how long until the bomb is gone:
-analysis/herd.py [--over S] [--runs] RUNDIR... [--against RUNDIR...]
+analysis/herd.py SILENT [--over S] [--runs] RUNDIR... [--against RUNDIR...]
 
 A kill of hundreds of bomb members can leave them runnable in the page
 allocator's reclaim loop, memory exhausted and no further OOM kill, for
@@ -11,7 +11,8 @@ first OOM kill, which killed the whole group): the seconds from it to the
 bomb gone (or the run's class when it never went), the median of the
 runnable tasks the driver sampled meanwhile, and the oom_reaper's lines.
 Runs without a mass kill (an ordinary OOM kill kills one task) and runs
-without evidence (lab-error, inconclusive) are left out. Per side: the
+without evidence (SILENT: analysis/outcome.jq's classes without a
+severity, lab-error and inconclusive, as JSON) are left out. Per side: the
 runs that took more than S seconds or never ended, with an exact
 interval, the median and the longest. With --against, the one-sided tests
 that the second side has fewer such runs (Fisher's exact test; a run that
@@ -32,7 +33,6 @@ from lcastats import CONFIDENCE, LEVEL
 from runs import read_records
 
 MASS = 100
-NO_EVIDENCE = ("lab-error", "inconclusive")
 USAGE = "usage: analysis/herd [--over S] [--runs] RUNDIR... [--against RUNDIR...]"
 
 
@@ -60,14 +60,14 @@ def mass_kill_at(record):
     return record.get("t_first_oom_s") if "oom-group" in (record.get("acted") or []) else None
 
 
-def herd_row(run_dir, record):
+def herd_row(run_dir, record, silent):
     """One bomb run: id, mass kill, seconds to gone (None: persists), the
     median runnable tasks meanwhile, reaps, failed reaps; None when the
     run killed nothing. The times are the record's (analysis/record's
     reading of the evidence), the samples and the reaper's lines the
     driver's."""
     kill = mass_kill_at(record)
-    if kill is None or record["outcome"] in NO_EVIDENCE:
+    if kill is None or record["outcome"] in silent:
         return None
     lines = list(channel_lines(os.path.join(run_dir, record["cell_dir"])))
     result = ([x for x in lines if x.get("type") == "result"] or [{}])[-1]
@@ -81,12 +81,12 @@ def herd_row(run_dir, record):
             "reaped": result.get("oom_reaped"), "unreapable": result.get("oom_unreapable")}
 
 
-def side_rows(run_dirs):
+def side_rows(run_dirs, silent):
     rows = []
     for run_dir in run_dirs:
         for record in read_records(run_dir):
             if record["cell"]["workload"]["kind"] == "bomb" and record.get("cell_dir"):
-                row = herd_row(run_dir, record)
+                row = herd_row(run_dir, record, silent)
                 if row:
                     rows.append(row)
     return rows
@@ -146,7 +146,7 @@ def usage_error(message):
     sys.exit(2)
 
 
-def main(argv):
+def main(silent, argv):
     over, show_runs, sides = 4.0, False, [[]]
     args = iter(argv)
     for a in args:
@@ -167,7 +167,7 @@ def main(argv):
             sides[-1].append(a)
     if not sides[0] or len(sides) > 2 or (len(sides) == 2 and not sides[1]):
         usage_error(USAGE)
-    rows = [side_rows(s) for s in sides]
+    rows = [side_rows(s, silent) for s in sides]
     for name, dirs, side in zip(("First", "Second"), sides, rows):
         print(side_line(f"{name} ({', '.join(dirs)})", side, over))
     if len(rows) == 2 and rows[0] and rows[1]:
@@ -184,4 +184,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(json.loads(sys.argv[1]), sys.argv[2:])

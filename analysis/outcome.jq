@@ -39,8 +39,10 @@ def severity: classes | map(select(.severity != null) | {(.name): .severity}) | 
 # that stalled, a kernel that died. A kernel splat is one too.
 def always_regression: ["lab-error", "hung", "stalled", "panic"];
 
-# The classes that are a result about the policy.
-def conclusive: .outcome | IN("inconclusive", "lab-error") | not;
+# The classes that say nothing of the kernel (no severity), and those that
+# are a result about the policy.
+def silent: classes | map(select(.severity == null) | .name);
+def conclusive: .outcome | IN(silent[]) | not;
 
 def of_type($t): map(select(.type == $t));
 
