@@ -97,12 +97,18 @@ check_variant() {
 # The rows of a registry (a .tab file): "LINE<TAB>row" for each line that
 # is not blank or a comment.
 registry_rows() {
-	awk '!/^[[:space:]]*(#|$)/ { print NR "\t" $0 }' "$1"
+	local n=0 line
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		[[ $line =~ ^[[:space:]]*(#|$) ]] || printf '%s\t%s\n' "$n" "$line"
+	done <"$1"
 }
 
 # The names (first fields) of a registry.
 registry_names() {
-	registry_rows "$1" | awk -F'\t' '{ split($2, f, " "); print f[1] }' | xargs
+	local names=() _n name
+	while read -r _n name _; do names+=("$name"); done < <(registry_rows "$1")
+	printf '%s\n' "${names[*]}"
 }
 
 # The registry's path as a user sees it, with the line when there is one:
@@ -132,9 +138,13 @@ build_rows() {
 # Field $2 (of, series, fragments, role) of build $1's variant, from the
 # rows checked once (BUILD_ROWS, below).
 build_field() {
-	local i
-	case $2 in of) i=2 ;; series) i=3 ;; fragments) i=4 ;; role) i=5 ;; esac
-	awk -v v="${1%%@*}" -v i="$i" '$1 == v { print $i; found = 1 } END { exit !found }' <<<"$BUILD_ROWS"
+	local variant of series fragments role
+	while read -r variant of series fragments role; do
+		[ "$variant" = "${1%%@*}" ] || continue
+		case $2 in of) echo "$of" ;; series) echo "$series" ;; fragments) echo "$fragments" ;; role) echo "$role" ;; esac
+		return 0
+	done <<<"$BUILD_ROWS"
+	return 1
 }
 
 # The patches build $1 applies, in order: its line's series (lab/builds.tab's
@@ -160,7 +170,7 @@ build_series_hash() {
 		return
 	fi
 	# shellcheck disable=SC2086 # one patch per word
-	hash_files "$LAB_ROOT/kernel-patch/$(build_line "$1")/series" $patches | sed "s/^/$1-/"
+	printf '%s-%s\n' "$1" "$(hash_files "$LAB_ROOT/kernel-patch/$(build_line "$1")/series" $patches)"
 }
 
 # The settings lab/cells.py reads: lab.conf's and the experiment's.
@@ -291,11 +301,14 @@ apply_patch_exactly() {
 
 # sha256 over the names and contents of the given files, short form.
 hash_files() {
-	local f
-	for f in "$@"; do
+	local f content h
+	# each file's bytes to its end (no NUL in them): read, not a cat each
+	h=$(for f in "$@"; do
 		printf '%s\n' "${f#"$LAB_ROOT"/}"
-		cat "$f"
-	done | sha256sum | cut -c1-16
+		IFS= read -r -d '' content <"$f" || true
+		printf '%s' "$content"
+	done | sha256sum)
+	printf '%s\n' "${h:0:16}"
 }
 
 now() {
