@@ -35,35 +35,14 @@ size_mib() {
 	numfmt --from=iec "$1" | awk '{ printf "%d\n", $1 / 1048576 }'
 }
 
-# The record schema this lab writes and reads (analysis/outcome.jq).
+# The record schema this lab writes and reads: analysis/record.schema.json's.
 schema_version() {
-	jq -n -L "$LAB_ROOT/analysis" 'include "outcome"; schema_version'
+	jq '.properties.schema.const' "$LAB_ROOT/analysis/record.schema.json"
 }
 
-# Fail, naming the problem, unless $1 is a run directory whose meta.json
-# has this lab's schema and whose runs.jsonl records all follow it.
+# Fail, naming the problem, unless each argument is a run directory whose
+# meta.json has this lab's schema and whose runs.jsonl records all follow
+# it and its plan (analysis/checkrun.py, one process for all of them).
 check_run_dir() {
-	local dir=$1 want have
-	[ -f "$dir/meta.json" ] || die "$dir/meta.json is missing: not a run directory"
-	[ -f "$dir/runs.jsonl" ] || die "$dir/runs.jsonl is missing: the run has no records yet"
-	want=$(schema_version)
-	have=$(jq -r .schema "$dir/meta.json")
-	[ "$have" = "$want" ] || die "$dir was written by schema $have; this lab reads $want (lab/migrate $dir)"
-	[ -f "$dir/plan.jsonl" ] || die "$dir/plan.jsonl is missing: not a run directory of this schema"
-	if [ "$(jq -r .matrix.type "$dir/meta.json")" = overhead ]; then
-		have=$(jq -R -r 'input_line_number as $n | (try fromjson catch null)
-			| if . == null then "\($n): not JSON"
-			  elif (.type | IN("pahole", "forkbench", "oomcost")) | not then "\($n): not an overhead record"
-			  else empty end' "$dir/runs.jsonl" | awk 'NR == 1')
-		[ -z "$have" ] || die "$dir/runs.jsonl:$have"
-	else
-		"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/record.schema.json" "$dir/runs.jsonl" >&2 ||
-			die "$dir/runs.jsonl has records that do not follow the schema (above)"
-	fi
-	# every record ran a cell of this run's plan, exactly as planned
-	have=$(jq -r -n --slurpfile plan "$dir/plan.jsonl" '($plan | map({(.id): .}) | add) as $p
-		| inputs | select($p[.id] != .cell)
-		| "\(input_line_number): record \(.id) \(if $p[.id] == null then "is not in the plan" else "ran another cell than the plan has" end)"' \
-		"$dir/runs.jsonl" | awk 'NR == 1')
-	[ -z "$have" ] || die "$dir/runs.jsonl:$have (records of another plan)"
+	"$LAB_ROOT/analysis/checkrun.py" "$PROG" "$@" || exit 1
 }

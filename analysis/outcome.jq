@@ -2,8 +2,10 @@
 # Used by analysis/record; the schema is analysis/record.schema.json.
 
 include "cell";
+import "record.schema" as $record_schema;
 
-def schema_version: 3;
+# The record schema's version: analysis/record.schema.json's, once.
+def schema_version: $record_schema::record_schema[0].properties.schema.const;
 
 # A stalled OOM killer's threshold (final_stall, below).
 def stall_s: 30;

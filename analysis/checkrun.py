@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""Check run directories: analysis/checkrun.py PROG DIR...
+
+analysis/lib.sh's check_run_dir, for every directory in one process: each
+DIR has a meta.json of this lab's schema (analysis/record.schema.json's
+version), a plan.jsonl, and a runs.jsonl whose records all follow the
+schema (an overhead run's: one of its record types) and each ran a cell of
+the plan exactly as planned. The first problem is printed as
+"PROG: error: PROBLEM" (schema violations above it, one line each) and the
+exit status is 1; 0 when every directory passes.
+"""
+import json
+import os
+import sys
+
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "record.schema.json")
+OVERHEAD_TYPES = ("pahole", "forkbench", "oomcost")
+
+
+def as_jq(value):
+    """A value as jq -r prints it: a string raw, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def where(error):
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+
+
+def violations(schema, path):
+    """Each line of PATH that is not JSON or breaks SCHEMA, as FILE:LINE: problem."""
+    from jsonschema import Draft202012Validator  # half the time of a check: only where needed
+    validator = Draft202012Validator(schema)
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            try:
+                record = json.loads(line)
+            except ValueError:
+                yield f"{path}:{n}: not JSON"
+                continue
+            for error in sorted(validator.iter_errors(record), key=lambda e: list(e.absolute_path)):
+                yield f"{path}:{n}: record{where(error)}: {error.message}"
+
+
+def overhead_problem(path):
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            try:
+                record = json.loads(line)
+            except ValueError:
+                return f"{path}:{n}: not JSON"
+            if not isinstance(record, dict) or record.get("type") not in OVERHEAD_TYPES:
+                return f"{path}:{n}: not an overhead record"
+    return None
+
+
+def plan_problem(run_dir):
+    with open(f"{run_dir}/plan.jsonl") as f:
+        plan = {cell["id"]: cell for cell in map(json.loads, f)}
+    with open(f"{run_dir}/runs.jsonl") as f:
+        for n, line in enumerate(f, 1):
+            record = json.loads(line)
+            planned = plan.get(record.get("id"))
+            if planned != record.get("cell"):
+                what = "is not in the plan" if planned is None else "ran another cell than the plan has"
+                return f"{run_dir}/runs.jsonl:{n}: record {as_jq(record.get('id'))} {what} (records of another plan)"
+    return None
+
+
+def problem(run_dir, schema):
+    if not os.path.isfile(f"{run_dir}/meta.json"):
+        return f"{run_dir}/meta.json is missing: not a run directory"
+    if not os.path.isfile(f"{run_dir}/runs.jsonl"):
+        return f"{run_dir}/runs.jsonl is missing: the run has no records yet"
+    try:
+        with open(f"{run_dir}/meta.json") as f:
+            meta = json.load(f)
+    except ValueError:
+        return f"{run_dir}/meta.json is not JSON"
+    want = schema["properties"]["schema"]["const"]
+    if meta.get("schema") != want:
+        return f"{run_dir} was written by schema {as_jq(meta.get('schema'))}; this lab reads {want} (lab/migrate {run_dir})"
+    if not os.path.isfile(f"{run_dir}/plan.jsonl"):
+        return f"{run_dir}/plan.jsonl is missing: not a run directory of this schema"
+    if (meta.get("matrix") or {}).get("type") == "overhead":
+        bad = overhead_problem(f"{run_dir}/runs.jsonl")
+        if bad:
+            return bad
+    else:
+        bad = list(violations(schema, f"{run_dir}/runs.jsonl"))
+        if bad:
+            print("\n".join(bad), file=sys.stderr)
+            return f"{run_dir}/runs.jsonl has records that do not follow the schema (above)"
+    return plan_problem(run_dir)
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write("usage: analysis/checkrun.py PROG DIR...\n")
+        return 2
+    with open(SCHEMA) as f:
+        schema = json.load(f)
+    for run_dir in argv[2:]:
+        bad = problem(run_dir, schema)
+        if bad:
+            print(f"{argv[1]}: error: {bad}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
