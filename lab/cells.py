@@ -428,9 +428,8 @@ def survival_plan(mode, experiment):
     if pairing not in ("cross", "cyclic"):
         usage_error(f"unknown PAIRING '{pairing}' (cross, cyclic)")
     cells_where = setting("CELLS_WHERE", "")
-    cond = cells_where or "true"
-    if not jq_holds(f'{{swap: "off", kernel: {{}}, workload: {{}}, defence: {{}}, desktop: {{}}}}'
-                    f' | ({cond}) | type == "boolean"'):
+    if cells_where and not jq_holds(f'{{swap: "off", kernel: {{}}, workload: {{}}, defence: {{}}, desktop: {{}}}}'
+                                    f' | ({cells_where}) | type == "boolean"'):
         usage_error(f"CELLS_WHERE is not a jq condition on a cell: '{cells_where}'")
     for s in swaps:
         if s not in ("off", "on"):
@@ -507,7 +506,7 @@ def survival_plan(mode, experiment):
                         "guest": guest}
                 cells.append(with_identity(cell))
             i += 1
-    emit(cells, cond, summary=(mode == "summary"))
+    emit(cells, cells_where or "true", summary=(mode == "summary"))
 
 
 def with_identity(cell):

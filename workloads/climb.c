@@ -48,10 +48,8 @@ static _Noreturn void become(int i)
 
 static void start(int i)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
 	if (pid == 0)
 		become(i);
 }
@@ -59,10 +57,8 @@ static void start(int i)
 /* a forks b and fat3 before becoming a; b forks fat1 and fat2. */
 static void start_tree(void)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
 	if (pid)
 		return;
 	if (fork() == 0) {

@@ -58,9 +58,7 @@ int main(int argc, char **argv)
 		mb = strtol(argv[1], &end, 10);
 	if (argc > 2 || *end || mb <= 0)
 		die("usage: exiter [MB], MB a whole number > 0");
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
+	pid = fork_or_die();
 	if (pid == 0) {
 		/* the lab's job shell is protected (-1000); the exiting child must not be */
 		write_file("/proc/self/oom_score_adj", "0");

@@ -264,10 +264,8 @@ static void json_str_or_null(const char *s)
 
 static pid_t spawn(void (*child)(struct run *, const char *), struct run *r, const char *arg)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
 	if (pid == 0) {
 		write_file("/proc/self/oom_score_adj", "0");
 		child(r, arg);

@@ -282,6 +282,16 @@ static inline __attribute__((noreturn)) void grow_for_ever(long mb)
 	}
 }
 
+/* fork(), or die naming why: the tests' children must exist. */
+static inline pid_t fork_or_die(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	return pid;
+}
+
 static inline int pid_alive(pid_t pid)
 {
 	return kill(pid, 0) == 0;

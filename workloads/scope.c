@@ -67,10 +67,8 @@ static _Noreturn void wait_here(void)
 /* Fork; the child starts what is below it, then reports as process @i. */
 static void start(int i, void (*below)(void))
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
 	if (pid)
 		return;
 	if (below)

@@ -45,10 +45,8 @@ static _Noreturn void become(int i)
 
 static void start(int i)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
 	if (pid == 0)
 		become(i);
 }
