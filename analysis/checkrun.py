@@ -17,6 +17,33 @@ SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "record.schema
 OVERHEAD_TYPES = ("pahole", "forkbench", "oomcost")
 
 
+def same(a, b):
+    """JSON equality as jq has it: 1 and 1.0 are equal, true and 1 are not."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(same, a, b))
+    return a == b
+
+
+def json_stream(path):
+    """The JSON values of a file, whatever whitespace lies between them (jq
+    --slurpfile's reading); ValueError when one is not JSON."""
+    decoder, values = json.JSONDecoder(), []
+    with open(path) as f:
+        text = f.read()
+    i = 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            return values
+        value, i = decoder.raw_decode(text, i)
+        values.append(value)
+
+
 def as_jq(value):
     """A value as jq -r prints it: a string raw, anything else as JSON."""
     return value if isinstance(value, str) else json.dumps(value)
@@ -54,15 +81,19 @@ def overhead_problem(path):
 
 
 def plan_problem(run_dir):
-    with open(f"{run_dir}/plan.jsonl") as f:
-        plan = {cell["id"]: cell for cell in map(json.loads, f)}
+    try:
+        cells = json_stream(f"{run_dir}/plan.jsonl")
+    except ValueError:
+        return f"{run_dir}/plan.jsonl is not JSON Lines"
+    plan = {cell["id"]: cell for cell in cells if isinstance(cell, dict) and "id" in cell}
     with open(f"{run_dir}/runs.jsonl") as f:
         for n, line in enumerate(f, 1):
             record = json.loads(line)
-            planned = plan.get(record.get("id"))
-            if planned != record.get("cell"):
-                what = "is not in the plan" if planned is None else "ran another cell than the plan has"
-                return f"{run_dir}/runs.jsonl:{n}: record {as_jq(record.get('id'))} {what} (records of another plan)"
+            rid = record.get("id") if isinstance(record, dict) else None
+            if rid not in plan:
+                return f"{run_dir}/runs.jsonl:{n}: record {as_jq(rid)} is not in the plan (records of another plan)"
+            if not same(plan[rid], record.get("cell")):
+                return f"{run_dir}/runs.jsonl:{n}: record {as_jq(rid)} ran another cell than the plan has (records of another plan)"
     return None
 
 
@@ -76,6 +107,8 @@ def problem(run_dir, schema):
             meta = json.load(f)
     except ValueError:
         return f"{run_dir}/meta.json is not JSON"
+    if not isinstance(meta, dict) or not isinstance(meta.get("matrix", {}), dict):
+        return f"{run_dir}/meta.json is not a run's meta (an object with a matrix)"
     want = schema["properties"]["schema"]["const"]
     if meta.get("schema") != want:
         return f"{run_dir} was written by schema {as_jq(meta.get('schema'))}; this lab reads {want} (lab/migrate {run_dir})"

@@ -39,7 +39,7 @@ t_unit_record_classifies_each_fixture() {
 	done
 	"$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" "$recs" || fail "a fixture record does not follow the schema"
 	# each record names the classifier that made it
-	c=$(cd "$LAB_ROOT" && cat analysis/record analysis/outcome.jq analysis/cell.jq workloads/splats.tab | sha256sum | cut -c1-16)
+	c=$(cd "$LAB_ROOT" && cat analysis/record analysis/outcome.jq analysis/cell.jq analysis/record.schema.json workloads/splats.tab | sha256sum | cut -c1-16)
 	jq -e -s --arg c "$c" 'all(.classifier == $c)' "$recs" >/dev/null || fail "a record does not name classifier $c"
 	# the first OOM victim: a bomb member in the clean run, the 64 MB browser
 	# probe in the collateral one, none where nothing was killed
