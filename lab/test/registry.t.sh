@@ -210,6 +210,26 @@ t_unit_report_refuses_records_of_another_plan() {
 	jq -c 'if .id == "1-a-off-lca" then .cell.workload.deadline_s = 99 else . end' "$run/runs.jsonl" >"$run/x"
 	mv "$run/x" "$run/runs.jsonl"
 	expect_exit 1 'record 1-a-off-lca ran another cell than the plan has' "$LAB_ROOT/analysis/report" "$run" --no-figures
+	# as jq compares: true is not 1 (a time_scale of true ran another cell)
+	jq -c 'if .id == "1-a-off-lca" then .kernel.time_scale = true else . end' \
+		"$TEST_FIXTURES/run-small/plan.jsonl" >"$run/plan.jsonl"
+	cp "$TEST_FIXTURES/run-small/runs.jsonl" "$run/"
+	expect_exit 1 'record 1-a-off-lca ran another cell than the plan has' "$LAB_ROOT/analysis/report" "$run" --no-figures
+	# a plan is read as jq reads it (a blank line is no cell); a meta.json
+	# that is no object, a plan that is no JSON and an overhead record
+	# without an id are refused with their reason, never a traceback
+	cp "$TEST_FIXTURES/run-small/plan.jsonl" "$run/"
+	printf '\n' >>"$run/plan.jsonl"
+	"$LAB_ROOT/analysis/report" "$run" --no-figures >/dev/null || fail "a blank line in the plan was refused"
+	echo '{' >>"$run/plan.jsonl"
+	expect_exit 1 'plan.jsonl is not JSON Lines' "$LAB_ROOT/analysis/report" "$run" --no-figures
+	cp "$run/meta.json" "$run/meta"
+	echo null >"$run/meta.json"
+	expect_exit 1 "meta.json is not a run's meta" "$LAB_ROOT/analysis/report" "$run" --no-figures
+	jq '.matrix.type = "overhead"' "$run/meta" >"$run/meta.json"
+	cp "$TEST_FIXTURES/run-small/plan.jsonl" "$run/"
+	echo '{"type": "pahole"}' >"$run/runs.jsonl"
+	expect_exit 1 'runs.jsonl:1: record null is not in the plan' "$LAB_ROOT/analysis/report" "$run" --no-figures
 }
 
 # A workload of one's own runs end to end: built static, its guard proven,
