@@ -3,9 +3,15 @@
 
 include "cell";
 import "record.schema" as $record_schema;
+import "channel.schema" as $channel_schema;
 
 # The record schema's version: analysis/record.schema.json's, once.
 def schema_version: $record_schema::record_schema[0].properties.schema.const;
+
+# The newest channel the guest driver writes that this classifier reads:
+# analysis/channel.schema.json's version (a channel without one is 0).
+def channel_version:
+  $channel_schema::channel_schema[0].oneOf[] | select(.properties.type.const == "settings") | .properties.schema.const;
 
 # A stalled OOM killer's threshold (final_stall, below).
 def stall_s: 30;
@@ -80,7 +86,7 @@ def splats($res; $boot):
 # run in which nothing acted on the workload (no OOM kill, no LCA decision,
 # no defence: $acted is empty) tested no mechanism: inconclusive, unless
 # the workload was killed or the desktop lost all the same.
-def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
+def classify($boot; $result; $evidence; $panic; $driver_error; $channel; $cell; $acted):
   if $panic != "" then ["panic", $panic]
   elif $boot.status == "hung" then
     ["hung", (if $boot.hung_by == "stalled"
@@ -94,6 +100,8 @@ def classify($boot; $result; $evidence; $panic; $driver_error; $cell; $acted):
                 then " (a debug build: deadlines x\($cell.kernel.time_scale))" else "" end)]
   elif $boot.status == "crashed" then
     ["lab-error", "the guest ended without the end marker and without a panic on the console (QEMU exit \($boot.qemu_exit))"]
+  elif $channel > channel_version then
+    ["lab-error", "the guest driver wrote channel schema \($channel); this lab reads up to \(channel_version)"]
   elif $result == null then
     ["lab-error", "the guest driver reported no result (guest command exit \($boot.exit))"
                   + (if $driver_error != "" then ": \($driver_error)" else "" end)]
@@ -288,5 +296,5 @@ def record($job; $boot; $lines; $panic; $driver_error; defence_acted):
       wall_s: $boot.wall_seconds
     }
   | . + {acted: acted(defence_acted)}
-  | classify($boot; $res; $evidence; $panic; $driver_error; $cell; .acted) as [$class, $reason]
+  | classify($boot; $res; $evidence; $panic; $driver_error; $set.schema // 0; $cell; .acted) as [$class, $reason]
   | .outcome = $class | .outcome_reason = $reason;

@@ -103,6 +103,8 @@
 /* Written to the kernel log when the workload starts: events are timed from it. */
 #define KMSG_MARK	"lcalab-run: the workload starts"
 #define MAX_SPLATS	32
+/* the version of analysis/channel.schema.json these lines follow (settings.schema) */
+#define CHANNEL_SCHEMA	1
 #define MAX_SYSCTLS	16
 #define EVIDENCE_MAX	4096
 #define HOOK_TIMEOUT_S	30
@@ -853,7 +855,7 @@ static void print_settings(const struct run *r)
 	close(fd);
 	printk[strcspn(printk, " \t\n")] = '\0';
 	read_fd(r->fd_meminfo, meminfo, sizeof(meminfo));
-	printf("{\"type\":\"settings\",\"program\":");
+	printf("{\"type\":\"settings\",\"schema\":%d,\"program\":", CHANNEL_SCHEMA);
 	json_str(r->program);
 	printf(",\"args\":[");
 	for (int i = 0; r->args[i]; i++) {

@@ -39,7 +39,7 @@ t_unit_record_classifies_each_fixture() {
 	done
 	"$LAB_ROOT/analysis/validate" "$RECORD_SCHEMA" "$recs" || fail "a fixture record does not follow the schema"
 	# each record names the classifier that made it
-	c=$(cd "$LAB_ROOT" && cat analysis/record analysis/outcome.jq analysis/cell.jq analysis/record.schema.json workloads/splats.tab | sha256sum | cut -c1-16)
+	c=$(cd "$LAB_ROOT" && cat analysis/record analysis/outcome.jq analysis/cell.jq analysis/record.schema.json analysis/channel.schema.json workloads/splats.tab | sha256sum | cut -c1-16)
 	jq -e -s --arg c "$c" 'all(.classifier == $c)' "$recs" >/dev/null || fail "a record does not name classifier $c"
 	# the first OOM victim: a bomb member in the clean run, the 64 MB browser
 	# probe in the collateral one, none where nothing was killed
@@ -149,7 +149,7 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 			  stall29: {gone: false, leftover_tasks: 9, t_end_s: 120, final_stall_s: 29.9, probes: probes(false)}}[$boot.r // ""])
 			  as $result
 			| {workload: {kind: (if $kind == "fp" then "false-positive" else "bomb" end)}, defence: {hook: null}, kernel: {time_scale: 1}} as $cell
-			| classify($boot; $result; null; $panic; ""; $cell; $acted) | .[0]')
+			| classify($boot; $result; null; $panic; ""; 0; $cell; $acted) | .[0]')
 		printf '%-13s %-60s -> %s\n' "$want" "$boot $kind $acted" "$got"
 		[ "$got" = "$want" ] || fail "$boot $kind $acted: $got, expected $want"
 		n=$((n + 1))
@@ -157,12 +157,22 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 	[ "$n" -eq 20 ] || fail "$n cases ran"
 	# a defence hook that reported nothing makes the run a lab error
 	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
-		classify({status: "finished", exit: 0}; {gone: true, probes: []}; null; ""; "";
+		classify({status: "finished", exit: 0}; {gone: true, probes: []}; null; ""; ""; 0;
 			{workload: {kind: "bomb"}, defence: {hook: "/lab/workloads/defences/pids.sh"}, kernel: {time_scale: 1}}; ["oom-killer"]) | .[0]')
 	[ "$got" = lab-error ] || fail "no evidence from a hook: $got"
+	# a channel of a newer schema than this classifier reads is a lab error;
+	# the version it reads is analysis/channel.schema.json's, the driver's
+	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
+		classify({status: "finished", exit: 0}; {gone: true, probes: []}; null; ""; ""; channel_version + 1;
+			{workload: {kind: "bomb"}, defence: {hook: null}, kernel: {time_scale: 1}}; ["oom-killer"]) | join(": ")')
+	[ "$got" = "lab-error: the guest driver wrote channel schema 2; this lab reads up to 1" ] ||
+		fail "a newer channel: $got"
+	[ "$(sed -n 's/^#define CHANNEL_SCHEMA\t*\([0-9]*\)$/\1/p' "$LAB_ROOT/workloads/lcalab-run.c")" = \
+		"$(jq -n -L "$LAB_ROOT/analysis" 'include "outcome"; channel_version')" ] ||
+		fail "lcalab-run.c's CHANNEL_SCHEMA is not analysis/channel.schema.json's version"
 	# a debug build's hung run says its deadlines were scaled
 	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
-		classify({status: "hung", timeout: 330}; null; null; ""; "";
+		classify({status: "hung", timeout: 330}; null; null; ""; ""; 0;
 			{workload: {kind: "bomb"}, defence: {hook: null}, kernel: {time_scale: 3}}; []) | .[1]')
 	[ "$got" = "no end from the guest within 330 s; QEMU killed (a debug build: deadlines x3)" ] ||
 		fail "a scaled hung run: $got"
@@ -170,7 +180,7 @@ t_unit_outcome_classes_on_synthetic_evidence() {
 	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "outcome";
 		[{status: "hung", timeout: 210, hung_by: "guest-deadline", guest_seconds: 214},
 		 {status: "hung", timeout: 210, hung_by: "stalled", guest_seconds: 57}][]
-		| classify(.; null; null; ""; ""; {workload: {kind: "bomb"}, defence: {hook: null}, kernel: {time_scale: 1}}; []) | join(": ")')
+		| classify(.; null; null; ""; ""; 0; {workload: {kind: "bomb"}, defence: {hook: null}, kernel: {time_scale: 1}}; []) | join(": ")')
 	[ "$got" = "hung: no end from the guest within 210 guest s; QEMU killed
 hung: the guest stopped running at guest second 57 (its ticker silent); QEMU killed" ] || fail "icount hangs: $got"
 }

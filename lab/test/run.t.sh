@@ -235,6 +235,12 @@ t_boot_make_run_one_cell() {
 		fail "the record lacks what was asked: $(cat "$f")"
 	jq -r '"outcome: \(.outcome) (\(.outcome_reason)); decisions \(.lca_decisions | length), killed \(.lca_killed)"' "$f"
 	[ -f "$(dirname "$f")/$(jq -r .cell_dir "$f")/console.log.gz" ] || fail "no console log beside the record"
+	# the guest's lines follow their schema, of the version the driver names
+	zcat "$(dirname "$f")/$(jq -r .cell_dir "$f")/channel.log.gz" | jq -c -R 'fromjson? | objects' >"$results/channel.jsonl"
+	jq -e -s 'map(select(.type == "settings")) | length == 1 and .[0].schema == 1' "$results/channel.jsonl" >/dev/null ||
+		fail "the driver's settings do not name channel schema 1"
+	"$LAB_ROOT/analysis/validate" "$LAB_ROOT/analysis/channel.schema.json" "$results/channel.jsonl" ||
+		fail "the guest's channel lines do not follow analysis/channel.schema.json"
 	out=$(make -s -C "$LAB_ROOT" run KERNELS=lca SWAP=off WORKLOADS=folkert DEADLINES=folkert=8 REPS=1 \
 		RESULTS="$results" RUN_ID=one 2>&1)
 	grep -q 'nothing to do' <<<"$out" || fail "the rerun did not resume: $out"
