@@ -124,3 +124,27 @@ t_unit_overhead_rejects_bad_input() {
 	expect_exit 2 "-n wants a number from 10" "$LAB_BUILD/guest-bin/forkbench" -n 1 fork
 	expect_exit 2 "refusing to run: not inside a lab guest" "$LAB_BUILD/guest-bin/forkbench" fork
 }
+
+# The pahole cell takes kbuild's own compile of kernel/fork.c from
+# kernel/.fork.o.cmd, whose line is cmd_kernel/fork.o before Linux 6.4 and
+# savedcmd_kernel/fork.o since (6.12's overhead run failed on it): a
+# stand-in tree with a task_struct holding the LCA node, in both forms.
+t_unit_overhead_pahole_reads_both_cmd_forms() {
+	local lab prefix out
+	lab=$(mktemp -d)
+	mkdir -p "$lab/kernels/stock" "$lab/trees/stock/kernel"
+	echo '{"variant": "stock"}' >"$lab/kernels/stock/kernel.json"
+	printf '%s\n' 'struct oom_lca_node { void *parent, *next, *prev; };' \
+		'struct task_struct { long state; struct oom_lca_node oom_lca; int pid; };' \
+		'struct task_struct init_task;' >"$lab/trees/stock/kernel/fork.c"
+	for prefix in cmd_ savedcmd_; do
+		printf '%s\n' "${prefix}kernel/fork.o := gcc -Wp,-MMD,kernel/.fork.o.d -O2 -c -o kernel/fork.o kernel/fork.c ; true" \
+			>"$lab/trees/stock/kernel/.fork.o.cmd"
+		out=$lab/out-$prefix
+		LAB_BUILD=$lab "$LAB_ROOT/lab/overhead-cell" --cell \
+			<(jq -n -c '{type: "pahole", id: "pahole-stock", key: "pahole stock", build: "stock"}') "$out" ||
+			fail "the pahole cell failed on a ${prefix} line"
+		jq -e '.size == 40 and .node == {offset: 8, size: 24}' "$out/record.json" >/dev/null ||
+			fail "${prefix}: not the stand-in's layout: $(cat "$out/record.json")"
+	done
+}
