@@ -355,8 +355,21 @@ def verdict_line(worse, gaps, power):
 def overhead_ratios(run):
     out = subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "overhead"), run],
                          check=True, capture_output=True, text=True).stdout
-    lines = (json.loads(line) for line in out.splitlines())
-    return {r["figure"]: r for r in lines if r["type"] == "ratio"}
+    return [r for r in map(json.loads, out.splitlines()) if r["type"] == "ratio"]
+
+
+def column_line(column):
+    """The kernel line a column names (lca@6.12: 6.12), "" for the default."""
+    head, _, line = column.rpartition("@")
+    return line if head and line.replace(".", "").isdigit() else ""
+
+
+def by_figure(ratios, line):
+    """Ratios by figure; on LINE (a run of one other line), named by their
+    columns without @LINE, as the other run's are."""
+    def name(r):
+        return f"{r['mode']} {column_on(r['variant'], line)}/{column_on(r['base'], line)} ({r['clock']})"
+    return {name(r) if line else r["figure"]: r for r in ratios}
 
 
 def log_half_width(r):
@@ -384,8 +397,17 @@ def judge_ratio(b, n, tolerance):
 
 def overhead(base_dir, new_dir, tolerance):
     base, new = overhead_ratios(base_dir), overhead_ratios(new_dir)
-    figures = sorted(set(base) & set(new))
+    lines = [{column_line(c) for r in side for c in (r["variant"], r["base"])} for side in (base, new)]
     print(f"# Compare {base_dir} (BASE) with {new_dir} (NEW)\n")
+    if all(len(ls) == 1 for ls in lines) and lines[0] != lines[1]:
+        line_b, line_n = lines[0].pop(), lines[1].pop()
+        named = [f"kernel line {ln}" if ln else "the default kernel line" for ln in (line_b, line_n)]
+        print(f"BASE ran {named[0]}, NEW {named[1]}: each ratio is matched by its columns without the "
+              "@LINE suffix (lca@6.12 is lca).\n")
+        base, new = by_figure(base, line_b), by_figure(new, line_n)
+    else:
+        base, new = by_figure(base, ""), by_figure(new, "")
+    figures = sorted(set(base) & set(new))
     if not figures:
         print("No overhead ratio is in both runs.\n")
         return verdict_line([], ["no ratio compared"], "")

@@ -117,6 +117,24 @@ t_unit_compare_across_lines() {
 	grep -q '^BASE ran kernel line 6.1, NEW 6.12' <<<"$out" || fail "the lines are not named: $out"
 	grep -q '^| prefork swap=off stock | survived (2 survived) | killed (1 killed, 1 survived) | ' <<<"$out" ||
 		fail "the cells were not matched across lines: $out"
+	# and an overhead run's ratios by their columns without @LINE (they
+	# matched none before 2026-12-07: "No overhead ratio is in both runs")
+	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c '
+import contextlib, io
+import compare
+def ratios(run):
+    line = "@6.12" if run == "new" else ""
+    return [{"type": "ratio", "figure": f"fork lca{line}/stock{line} (icount)", "mode": "fork", "variant": "lca" + line,
+             "base": "stock" + line, "clock": "icount", "ratio": r, "ci_low": r - 0.01, "ci_high": r + 0.01, "n": 10}
+            for r in ([1.0] if run == "base" else [1.2])]
+compare.overhead_ratios = ratios
+text = io.StringIO()
+with contextlib.redirect_stdout(text):
+    compare.overhead("base", "new", 0.02)
+text = text.getvalue()
+assert "BASE ran the default kernel line, NEW kernel line 6.12: each ratio is matched" in text, text
+assert "| fork lca/stock (icount) | 1 (0.99-1.01) | 1.2 (1.19-1.21) | 1.2 | WORSE |" in text, text
+') || fail "overhead ratios were not matched across kernel lines"
 }
 
 set_times() {
