@@ -148,3 +148,20 @@ t_unit_overhead_pahole_reads_both_cmd_forms() {
 			fail "${prefix}: not the stand-in's layout: $(cat "$out/record.json")"
 	done
 }
+
+# The task_struct size of a run on another kernel line (stock@6.12 against
+# lca@6.12): results/overhead-6.12's layout cells and its first round's
+# boots (one boot a side: no bootstrap). analysis/overhead named the
+# columns stock and lca only and failed on it.
+t_unit_overhead_size_on_another_line() {
+	local run out
+	run=$(mktemp -d)/overhead-6.12
+	cp -r "$LAB_ROOT/results/overhead-6.12" "$run"
+	jq -c 'select(.type == "pahole" or (.type == "forkbench" and .cell.round == 1))' \
+		"$LAB_ROOT/results/overhead-6.12/runs.jsonl" >"$run/runs.jsonl"
+	out=$("$LAB_ROOT/analysis/overhead" "$run") || fail "analysis/overhead failed on the 6.12 run"
+	jq -e -s 'map(select(.type == "size")) | length == 1 and (.[0] | .consistent and .delta_bytes > 0
+		and .delta_bytes == .lca.objsize - .stock.objsize
+		and .pahole.base_build == "stock@6.12" and .pahole.lca_build == "lca@6.12")' <<<"$out" >/dev/null ||
+		fail "no task_struct size of the 6.12 columns: $(jq -c 'select(.type == "size")' <<<"$out")"
+}
