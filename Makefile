@@ -113,7 +113,7 @@ compare: ## compare two runs, non-zero on a regression: BASE=results/A NEW=resul
 REFERENCE ?= results/reference
 paper: ## paper/paper.md from REFERENCE [results/reference] and the committed defences, overhead, debug and kernel-line runs
 	@analysis/paper $(REFERENCE) paper/paper.md --defences results/defences --overhead results/overhead --debug results/debug \
-		--lines results/quick-6.1 results/quick-6.12
+		--lines results/quick-6.1 results/quick-6.12 --lines results/overhead results/overhead-6.12
 
 # make test runs make check first, before any kernel is built; the tests of
 # both count in its last line (one tally per make invocation).

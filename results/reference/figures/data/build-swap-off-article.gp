@@ -11,14 +11,14 @@ unset arrow
 unset label
 set ylabel "tasks"
 set format y "%g"
-set arrow from screen 0.218519, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "black" dt 1
-set label "all tasks" at screen 0.218519 + 0.035, screen 0.905 left font ",10"
-set arrow from screen 0.359259, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "dark-green" dt 1
-set label "the workload's tasks" at screen 0.359259 + 0.035, screen 0.905 left font ",10"
-set label "" at screen 0.5 + 0.015, screen 0.905 point pt 2 ps 1.2 lc rgb "blue"
-set label "OOM kill" at screen 0.5 + 0.035, screen 0.905 left font ",10"
-set arrow from screen 0.640741, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "red" dt 2
-set label "LCA decision" at screen 0.640741 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.218520, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "black" dt 1
+set label "all tasks" at screen 0.218520 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.359260, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "dark-green" dt 1
+set label "the workload's tasks" at screen 0.359260 + 0.035, screen 0.905 left font ",10"
+set label "" at screen 0.500000 + 0.015, screen 0.905 point pt 2 ps 1.2 lc rgb "blue"
+set label "OOM kill" at screen 0.500000 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.640740, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "red" dt 2
+set label "LCA decision" at screen 0.640740 + 0.035, screen 0.905 left font ",10"
 prev = 0
 plot "build-swap-off-article-stock.dat" u 1:2 w l lc rgb "black", "" u 1:3 w l lc rgb "dark-green", "" u 1:(k = ($6 > prev ? $2 : NaN), prev = $6, k) w p pt 2 ps 1.2 lc rgb "blue"
 set title "lca" noenhanced
@@ -73,10 +73,10 @@ unset arrow
 unset label
 set ylabel "MiB"
 set format y "%g"
-set arrow from screen 0.359259, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "purple" dt 1
-set label "MemAvailable" at screen 0.359259 + 0.035, screen 0.445 left font ",10"
-set arrow from screen 0.5, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "orange" dt 1
-set label "SwapFree" at screen 0.5 + 0.035, screen 0.445 left font ",10"
+set arrow from screen 0.359260, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "purple" dt 1
+set label "MemAvailable" at screen 0.359260 + 0.035, screen 0.445 left font ",10"
+set arrow from screen 0.500000, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "orange" dt 1
+set label "SwapFree" at screen 0.500000 + 0.035, screen 0.445 left font ",10"
 plot "build-swap-off-article-stock.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
 set title "lca" noenhanced
 unset arrow

@@ -11,12 +11,12 @@ unset arrow
 unset label
 set ylabel "tasks"
 set format y "%g"
-set arrow from screen 0.0777778, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "black" dt 1
-set label "all tasks" at screen 0.0777778 + 0.035, screen 0.905 left font ",10"
+set arrow from screen 0.077778, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "black" dt 1
+set label "all tasks" at screen 0.077778 + 0.035, screen 0.905 left font ",10"
 set arrow from screen 0.288889, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "dark-green" dt 1
 set label "the workload's tasks" at screen 0.288889 + 0.035, screen 0.905 left font ",10"
-set label "" at screen 0.5 + 0.015, screen 0.905 point pt 2 ps 1.2 lc rgb "blue"
-set label "OOM kill" at screen 0.5 + 0.035, screen 0.905 left font ",10"
+set label "" at screen 0.500000 + 0.015, screen 0.905 point pt 2 ps 1.2 lc rgb "blue"
+set label "OOM kill" at screen 0.500000 + 0.035, screen 0.905 left font ",10"
 set arrow from screen 0.711111, screen 0.905 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "red" dt 2
 set label "LCA decision" at screen 0.711111 + 0.035, screen 0.905 left font ",10"
 prev = 0
@@ -44,8 +44,8 @@ set ylabel "MiB"
 set format y "%g"
 set arrow from screen 0.288889, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "purple" dt 1
 set label "MemAvailable" at screen 0.288889 + 0.035, screen 0.445 left font ",10"
-set arrow from screen 0.5, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "orange" dt 1
-set label "SwapFree" at screen 0.5 + 0.035, screen 0.445 left font ",10"
+set arrow from screen 0.500000, screen 0.445 rto screen 0.03, screen 0 nohead lw 1.5 lc rgb "orange" dt 1
+set label "SwapFree" at screen 0.500000 + 0.035, screen 0.445 left font ",10"
 plot "folkert-swap-on-article-nobig-stock.dat" u 1:4 w l lc rgb "purple", "" u 1:5 w l lc rgb "orange"
 set title "lca" noenhanced
 unset arrow
