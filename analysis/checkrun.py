@@ -53,30 +53,37 @@ def where(error):
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
 
 
+NOT_JSON = object()
+
+
+def json_lines(path):
+    """Each line of PATH as (its number, its value), NOT_JSON for a line that is none."""
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            try:
+                yield n, json.loads(line)
+            except ValueError:
+                yield n, NOT_JSON
+
+
 def violations(schema, path):
     """Each line of PATH that is not JSON or breaks SCHEMA, as FILE:LINE: problem."""
     from jsonschema import Draft202012Validator  # half the time of a check: only where needed
     validator = Draft202012Validator(schema)
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            try:
-                record = json.loads(line)
-            except ValueError:
-                yield f"{path}:{n}: not JSON"
-                continue
-            for error in sorted(validator.iter_errors(record), key=lambda e: list(e.absolute_path)):
-                yield f"{path}:{n}: record{where(error)}: {error.message}"
+    for n, record in json_lines(path):
+        if record is NOT_JSON:
+            yield f"{path}:{n}: not JSON"
+            continue
+        for error in sorted(validator.iter_errors(record), key=lambda e: list(e.absolute_path)):
+            yield f"{path}:{n}: record{where(error)}: {error.message}"
 
 
 def overhead_problem(path):
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            try:
-                record = json.loads(line)
-            except ValueError:
-                return f"{path}:{n}: not JSON"
-            if not isinstance(record, dict) or record.get("type") not in OVERHEAD_TYPES:
-                return f"{path}:{n}: not an overhead record"
+    for n, record in json_lines(path):
+        if record is NOT_JSON:
+            return f"{path}:{n}: not JSON"
+        if not isinstance(record, dict) or record.get("type") not in OVERHEAD_TYPES:
+            return f"{path}:{n}: not an overhead record"
     return None
 
 
@@ -86,14 +93,12 @@ def plan_problem(run_dir):
     except ValueError:
         return f"{run_dir}/plan.jsonl is not JSON Lines"
     plan = {cell["id"]: cell for cell in cells if isinstance(cell, dict) and "id" in cell}
-    with open(f"{run_dir}/runs.jsonl") as f:
-        for n, line in enumerate(f, 1):
-            record = json.loads(line)
-            rid = record.get("id") if isinstance(record, dict) else None
-            if rid not in plan:
-                return f"{run_dir}/runs.jsonl:{n}: record {as_jq(rid)} is not in the plan (records of another plan)"
-            if not same(plan[rid], record.get("cell")):
-                return f"{run_dir}/runs.jsonl:{n}: record {as_jq(rid)} ran another cell than the plan has (records of another plan)"
+    for n, record in json_lines(f"{run_dir}/runs.jsonl"):
+        rid = record.get("id") if isinstance(record, dict) else None
+        if rid not in plan:
+            return f"{run_dir}/runs.jsonl:{n}: record {as_jq(rid)} is not in the plan (records of another plan)"
+        if not same(plan[rid], record.get("cell")):
+            return f"{run_dir}/runs.jsonl:{n}: record {as_jq(rid)} ran another cell than the plan has (records of another plan)"
     return None
 
 

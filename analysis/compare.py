@@ -365,11 +365,9 @@ def column_line(column):
 
 
 def by_figure(ratios, line):
-    """Ratios by figure; on LINE (a run of one other line), named by their
-    columns without @LINE, as the other run's are."""
-    def name(r):
-        return f"{r['mode']} {column_on(r['variant'], line)}/{column_on(r['base'], line)} ({r['clock']})"
-    return {name(r) if line else r["figure"]: r for r in ratios}
+    """Ratios by figure; on LINE (a run of one other line), named without
+    its columns' @LINE, as the other run's are."""
+    return {r["figure"].replace(f"@{line}", "") if line else r["figure"]: r for r in ratios}
 
 
 def log_half_width(r):
