@@ -2,6 +2,13 @@
 # make compare: regressions on the ordered scale, times, overhead ratios,
 # across kernel lines, on synthetic runs.
 
+# lcastats' Fisher exact tests of rows given as JSON, Holm over them all.
+fisher() {
+	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c 'import json, sys
+from lcastats import fisher
+print(json.dumps(fisher(json.loads(sys.argv[1]))))' "$1")
+}
+
 t_unit_compare_flags_regressions() {
 	local base new out
 	base=$(small_run)
@@ -71,12 +78,10 @@ t_unit_compare_flags_regressions() {
 	expect_exit 1 '^REGRESSION: ' "$LAB_ROOT/analysis/compare" "$(small_run)" "$new"
 	# among three cells, 0 of 5 against 4 of 5 (p = 0.0238) is not enough
 	# after Holm (0.0714): many cells are many tests; 0 of 6 against 6 of 6 is
-	out=$(jq -n -c '[{base: [0, 5], new: [4, 1]}, {base: [1, 4], new: [1, 4]}, {base: [2, 3], new: [2, 3]}]' |
-		"$LAB_ROOT/analysis/stats" fisher)
+	out=$(fisher '[{"base": [0, 5], "new": [4, 1]}, {"base": [1, 4], "new": [1, 4]}, {"base": [2, 3], "new": [2, 3]}]')
 	jq -e '.[0].p_worse == 0.0238 and .[0].p_worse_holm == 0.0714' <<<"$out" >/dev/null ||
 		fail "Holm's adjustment over three cells: $out"
-	out=$(jq -n -c '[{base: [0, 6], new: [6, 0]}, {base: [1, 4], new: [1, 4]}, {base: [2, 3], new: [2, 3]}]' |
-		"$LAB_ROOT/analysis/stats" fisher)
+	out=$(fisher '[{"base": [0, 6], "new": [6, 0]}, {"base": [1, 4], "new": [1, 4]}, {"base": [2, 3], "new": [2, 3]}]')
 	jq -e '.[0].p_worse_holm == 0.00325' <<<"$out" >/dev/null || fail "a real regression among three cells: $out"
 }
 

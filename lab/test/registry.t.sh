@@ -67,14 +67,13 @@ t_unit_extend_with_one_line_each() {
 		fail "the report has no column for the new kernel and defence"
 	grep -q '^| idle | ' "$dir/report.md" || fail "the report has no row for the new workload"
 	grep -qF "renice: \`.defence_evidence.niceness > 0\`" "$dir/report.md" || fail "the report does not state the acted rule"
-	# a report statistic: its entry in analysis/sections.json, its cell in tables.jq
+	# a report statistic: its entry in analysis/sections.json, its cell in tables.py
 	jq '.sections |= .[:-2] + [{name: "peak", title: "Peak tasks", rows: "workloads", cell: "peak_cell",
 		intro: "The most tasks of any run."}] + .[-2:]' "$copy/analysis/sections.json" >"$results/sections.json"
 	mv "$results/sections.json" "$copy/analysis/sections.json"
-	# shellcheck disable=SC2016 # jq's variables
-	echo 'def peak_cell($reps; $ci): if length == 0 then "missing" else "max \(map(.peak_tasks) | max)" end;' \
-		>>"$copy/analysis/tables.jq"
-	"$copy/analysis/report" "$dir" --no-figures >/dev/null 2>&1 || fail "report with a new statistic failed"
+	printf '\n\ndef peak_cell(records, reps, classes):\n    %s\n' \
+		'return "max " + str(max(r["peak_tasks"] for r in records)) if records else "missing"' >>"$copy/analysis/tables.py"
+	"$copy/analysis/report" "$dir" --no-figures >/dev/null 2>"$results/report.err" || fail "report with a new statistic failed: $(cat "$results/report.err")"
 	grep -q '^## Peak tasks$' "$dir/report.md" || fail "the report has no section for the new statistic"
 	grep -q '^| idle | max [0-9]* | ' "$dir/report.md" || fail "the new statistic has no row for the new workload"
 	"$copy/analysis/compare" "$dir" "$dir" >"$results/compare" || fail "compare of a run with itself regressed"
@@ -216,8 +215,9 @@ t_unit_report_refuses_records_of_another_plan() {
 	cp "$TEST_FIXTURES/run-small/runs.jsonl" "$run/"
 	expect_exit 1 'record 1-a-off-lca ran another cell than the plan has' "$LAB_ROOT/analysis/report" "$run" --no-figures
 	# a plan is read as jq reads it (a blank line is no cell); a meta.json
-	# that is no object, a plan that is no JSON and an overhead record
-	# without an id are refused with their reason, never a traceback
+	# that is no object, a plan that is no JSON, an overhead record
+	# without an id and one whose lines break their schema are refused with
+	# their reason, never a traceback
 	cp "$TEST_FIXTURES/run-small/plan.jsonl" "$run/"
 	printf '\n' >>"$run/plan.jsonl"
 	"$LAB_ROOT/analysis/report" "$run" --no-figures >/dev/null || fail "a blank line in the plan was refused"
@@ -229,7 +229,13 @@ t_unit_report_refuses_records_of_another_plan() {
 	jq '.matrix.type = "overhead"' "$run/meta" >"$run/meta.json"
 	cp "$TEST_FIXTURES/run-small/plan.jsonl" "$run/"
 	echo '{"type": "pahole"}' >"$run/runs.jsonl"
-	expect_exit 1 'runs.jsonl:1: record null is not in the plan' "$LAB_ROOT/analysis/report" "$run" --no-figures
+	expect_exit 1 "runs.jsonl:1: record: 'id' is a required property" "$LAB_ROOT/analysis/report" "$run" --no-figures
+	# an overhead program's line that breaks analysis/overhead.schema.json
+	mkdir "$run/o"
+	cp "$LAB_ROOT"/results/overhead-6.12/{meta.json,plan.jsonl} "$run/o/"
+	jq -c 'if .type == "oomcost" then .lines[0].tasks = "many" else . end' \
+		"$LAB_ROOT/results/overhead-6.12/runs.jsonl" >"$run/o/runs.jsonl"
+	expect_exit 1 "tasks: 'many' is not of type 'integer'" "$LAB_ROOT/analysis/overhead" "$run/o"
 }
 
 # A workload of one's own runs end to end: built static, its guard proven,

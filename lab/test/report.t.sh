@@ -4,6 +4,18 @@
 
 # The report, compare and paper of a small committed run (real records of
 # the reference run, four cells left out on purpose) against golden files.
+# Python with analysis/tables.py imported as tables: tables_py CODE [ARG...]
+tables_py() {
+	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c "import sys, tables
+$1" "${@:2}")
+}
+
+# Python with analysis/claims.py imported as claims: claims_py CODE [ARG...]
+claims_py() {
+	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c "import json, sys, claims
+$1" "${@:2}")
+}
+
 small_run() {
 	local tmp
 	tmp=$(mktemp -d)
@@ -142,16 +154,19 @@ synthetic_run() {
 
 # The paper's clock threat, from the records' clocks: each branch.
 t_unit_clock_threat_names_each_clock() {
-	threat() {
-		jq -n -r -L "$LAB_ROOT/analysis" 'include "tables";
-			$ARGS.positional | map(split(":") | {cell: {guest: {clock: .[0], icount: .[1]}}}) | clock_threat' --args "$@"
+	# says CLOCK:ICOUNT... PATTERN: the threat of records of those clocks
+	# contains PATTERN (read whole: grep -q in a pipe can stop its writer)
+	says() {
+		local text
+		text=$(tables_py 'print(tables.clock_threat([{"cell": {"guest": {"clock": a.split(":")[0], "icount": a.split(":")[1]}}}
+			for a in sys.argv[1:-1]]))' "$@") || fail "clock_threat failed"
+		grep -qF -- "${*: -1}" <<<"$text"
 	}
-	threat wall: wall: | grep -qF "It was the host's" || fail "the wall clock is not named"
-	threat icount:shift=2,sleep=on | grep -qF 'swap-on times within one run only.' ||
-		fail "sleep=on without its swap caveat"
-	threat icount:shift=2,sleep=off | grep -qF -- '-icount shift=2,sleep=off' || fail "the counted clock is not named"
-	! threat icount:shift=2,sleep=off | grep -qF 'sleep=on' || fail "sleep=off given the sleep=on caveat"
-	threat wall: icount:shift=2,sleep=on | grep -qF 'several clocks; their times are not on one scale' ||
+	says wall: wall: "It was the host's" || fail "the wall clock is not named"
+	says icount:shift=2,sleep=on 'swap-on times within one run only.' || fail "sleep=on without its swap caveat"
+	says icount:shift=2,sleep=off '-icount shift=2,sleep=off' || fail "the counted clock is not named"
+	! says icount:shift=2,sleep=off 'sleep=on' || fail "sleep=off given the sleep=on caveat"
+	says wall: icount:shift=2,sleep=on 'several clocks; their times are not on one scale' ||
 		fail "mixed clocks are not named"
 }
 
@@ -224,20 +239,21 @@ t_unit_paper_builds_from_results() {
 		"$run/paper.md" || fail "the debug cells without an LCA decision are not named"
 }
 
-# The intervals come from scipy's exact binomial test: 3 of 3 is 29.2-100%
-# (1 - 0.975^(1/3) = 0.2924), 0 of 1 is 0-97.5%.
+# The intervals are scipy's exact binomial test's (analysis/tables.py's
+# interval, beta quantiles): 3 of 3 is 29.2-100% (1 - 0.975^(1/3) =
+# 0.2924), 0 of 1 is 0-97.5%; and every one up to 60 runs agrees.
 t_unit_stats_gives_exact_intervals() {
-	local table
-	table=$("$LAB_ROOT/analysis/stats" ci 3) || fail "analysis/stats failed"
-	jq -e '.["3/3"] == [29.2, 100] and .["0/1"] == [0, 97.5] and .["1/2"] == [1.3, 98.7] and length == 9' \
-		<<<"$table" >/dev/null || fail "unexpected intervals: $table"
-	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" ci 0
-	expect_exit 2 "usage: analysis/stats ci N" "$LAB_ROOT/analysis/stats" pi 3
-	# a proportion the table does not cover is an error, never one printed without its interval
-	jq -n -L "$LAB_ROOT/analysis" --argjson ci "$table" 'include "tables"; share_of(2; 3; $ci)' |
-		grep -qx '"2/3 (9.4–99.2%)"' || fail "share_of does not print 2/3 with its interval"
-	! jq -n -L "$LAB_ROOT/analysis" --argjson ci "$table" 'include "tables"; share_of(2; 4; $ci)' 2>/dev/null ||
-		fail "share_of printed 2/4 without an interval"
+	[ "$(tables_py 'print(tables.interval(3, 3), tables.interval(0, 1), tables.interval(1, 2))')" = \
+		"(29.2, 100.0) (0.0, 97.5) (1.3, 98.7)" ] || fail "unexpected intervals"
+	[ "$(tables_py 'print(tables.share_of(2, 3))')" = "2/3 (9.4–99.2%)" ] || fail "share_of of 2/3"
+	tables_py 'from scipy.stats import binomtest
+for n in range(1, 61):
+    for k in range(n + 1):
+        ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="exact")
+        want = (round(ci.low * 100, 1), round(ci.high * 100, 1))
+        assert tables.interval(k, n) == want, (k, n, tables.interval(k, n), want)' ||
+		fail "tables.py's intervals are not binomtest's"
+	expect_exit 2 "usage: analysis/stats ratios" "$LAB_ROOT/analysis/stats" ci 3
 }
 
 # Overhead flags come only from adequate tests (analysis/stats ratios):
@@ -270,8 +286,7 @@ t_unit_overhead_flags_need_adequate_tests() {
 # claim: too few runs, none conclusive, a side without runs, and the
 # exact tests of claims 4 and 5 with and without support.
 t_unit_claims_verdicts_on_synthetic_records() {
-	local ci cases=() recs fisher got want i=0
-	ci=$("$LAB_ROOT/analysis/stats" ci 12)
+	local cases=() recs got want i=0
 	# check WANT N RECORDS...: claim N's verdict, for the policy column
 	# $column (lca), is WANT for records given as "[Kx] kernel workload kind
 	# outcome [swap [gap_ms|-]]" words (K copies; a collateral run lost the
@@ -324,9 +339,7 @@ t_unit_claims_verdicts_on_synthetic_records() {
 	check "not measured" 5 "4x stock leak false-positive survived"
 	check inconclusive 5 "lca leak false-positive inconclusive" "stock leak false-positive inconclusive"
 	check inconclusive 5 "4x lca-2005 leak false-positive killed"
-	# every case's records; the exact tests of claims 4 and 5, each case a
-	# family of its own, in one call (scipy takes a second to load); then
-	# every verdict in one jq
+	# every case's records
 	recs=$(printf '%s\n' "${cases[@]}" | jq -s -c 'map(.records = [.words[] | split(" ")
 		| if .[0] | test("^[0-9]+x$") then .[1:] as $w | range(.[0][:-1] | tonumber) | $w else . end
 		| (.[4] // "off") as $swap
@@ -336,26 +349,26 @@ t_unit_claims_verdicts_on_synthetic_records() {
 		   probes_lost: (if .[3] == "collateral" then ["browser"] else [] end),
 		   gone: (.[3] | IN("clean", "collateral")), lca_killed: 0}
 		| .t_gone_s = (if .gone then 10 else null end)])')
-	fisher=$(jq -c -L "$LAB_ROOT/analysis" 'include "claims"; [to_entries[] | select(.value.n >= 4) | .key as $i
-		| .value.column as $c | .value.records | fp_counts($c) + {family: "fp \($i)"}, swap_counts($c) + {family: "swap \($i)"}]' \
-		<<<"$recs" | "$LAB_ROOT/analysis/stats" fisher)
+	# the exact tests of claims 4 and 5, each case a family of its own, then
+	# every verdict, in one Python (scipy takes a second to load)
 	while IFS=$'\t' read -r want got; do
 		printf '%-16s %s\n' "$got" "${cases[$i]}"
 		[ "$got" = "$want" ] || fail "case $i, ${cases[$i]}: $got, expected $want"
 		i=$((i + 1))
-	done < <(jq -r -L "$LAB_ROOT/analysis" --argjson ci "$ci" --argjson f "$fisher" 'include "claims";
-		to_entries[] | .key as $i | .value as $case
-		| ($f | map(select(.family == "fp \($i)")) | first) as $fp | ($f | map(select(.family == "swap \($i)")) | first) as $sw
-		| [$case.want, ($case.records | claims(["off", "on"]; $ci; {fp: $fp, swap: $sw}; $case.column)[$case.n - 1].verdict)]
-		| @tsv' <<<"$recs")
+	done < <(claims_py 'from lcastats import fisher
+for i, case in enumerate(json.load(sys.stdin)):
+    rs = claims.Records(case["records"], {"inconclusive", "lab-error"})
+    c = case["column"]
+    tests = {k: fisher([dict(counts(rs, c), family=k)])[0]
+             for k, counts in (("fp", claims.fp_counts), ("swap", claims.swap_counts))}
+    print(case["want"], claims.claims(rs, ["off", "on"], tests, c)[case["n"] - 1]["verdict"], sep="\t")' <<<"$recs")
 	[ "$i" -eq ${#cases[@]} ] || fail "$i verdicts for ${#cases[@]} cases"
 	# claim 4 with one swap setting only: its runs are counted against
 	# their own deadline (a missing side once made every run "not gone")
 	local counts
-	counts=$(jq -n -c -L "$LAB_ROOT/analysis" 'include "claims";
-		[range(3) | {cell: {workload: {name: "folkert", deadline_s: 120}, kernel: {column: "lca"}, swap: "off",
-		  defence: {name: "none"}, desktop: {name: "flat"}}, outcome: "clean", gone: true, t_gone_s: 30}]
-		| swap_counts("lca")')
+	counts=$(claims_py 'run = {"cell": {"workload": {"name": "folkert", "deadline_s": 120}, "kernel": {"column": "lca"},
+    "swap": "off", "defence": {"name": "none"}, "desktop": {"name": "flat"}}, "outcome": "clean", "gone": True, "t_gone_s": 30}
+print(json.dumps(claims.swap_counts(claims.Records([run] * 3, set()), "lca"), separators=(",", ":")))')
 	[ "$counts" = '{"base":[0,3],"new":[0,0]}' ] || fail "claim 4, swap off alone: $counts"
 }
 
@@ -363,6 +376,12 @@ t_unit_claims_verdicts_on_synthetic_records() {
 # event came, its median and latest time; older records are counted out.
 t_unit_events_table_from_records() {
 	local run out
+	# lcastats' Kaplan-Meier curve and median of runs [[t, came], ...]
+	km() {
+		(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c 'import json, sys
+from lcastats import kaplan_meier
+print(*kaplan_meier(json.loads(sys.argv[1])))' "$1")
+	}
 	run=$(synthetic_run survived survived)
 	out=$("$LAB_ROOT/analysis/events" "$run")
 	printf '%s\n' "$out"
@@ -371,12 +390,10 @@ t_unit_events_table_from_records() {
 		fail "the events of two survived runs"
 	# Kaplan-Meier, by hand: events at 10, 20, 30 s, runs censored at 15 and
 	# 40 s: at risk 5, 3, 2, so 1 - S = 0.2, 1 - 0.8 * 2/3, 1 - 0.8 * 2/3 / 2
-	out=$(jq -n -c '[{runs: [[10, true], [20, true], [15, false], [30, true], [40, false]]}]' |
-		"$LAB_ROOT/analysis/stats" km)
-	jq -e '.[0].curve == [[10, 0.2], [20, 0.4667], [30, 0.7333]] and .[0].median == 30' <<<"$out" >/dev/null ||
-		fail "Kaplan-Meier of five runs, two censored: $out"
-	out=$(jq -n -c '[{runs: [[180, false], [60, true], [180, false]]}]' | "$LAB_ROOT/analysis/stats" km)
-	jq -e '.[0].median == null' <<<"$out" >/dev/null || fail "1 of 3 has no median: $out"
+	out=$(km '[[10, true], [20, true], [15, false], [30, true], [40, false]]')
+	[ "$out" = "[[10, 0.2], [20, 0.4667], [30, 0.7333]] 30" ] || fail "Kaplan-Meier of five runs, two censored: $out"
+	out=$(km '[[180, false], [60, true], [180, false]]')
+	[ "$out" = "[[60, 0.3333]] None" ] || fail "1 of 3 has no median: $out"
 	out=$("$LAB_ROOT/analysis/events" "$(small_run)")
 	grep -q '^8 records predate the event times' <<<"$out" || fail "older records are not counted out"
 	# one row per defence: the defences' runs of one cell are not mixed
@@ -393,13 +410,14 @@ t_unit_events_table_from_records() {
 # decisions' ratios (synthetic ratio lines).
 t_unit_overhead_conclusion() {
 	local got
-	got=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "tables";
-		def r($v; $mode; $lo; $ratio; $hi; $d): {variant: $v, base: "stock", clock: "icount", mode: $mode,
-			ci_low: $lo, ratio: $ratio, ci_high: $hi, distinguishable: $d};
-		[r("lca"; "fork"; 0.98; 1.001; 1.012; false), r("lca"; "exec"; 0.995; 1.02; 1.031; true),
-		 r("lca"; "oom-tree:10000#1"; 1.1; 1.1185; 1.12; true), r("lca"; "oom-tree:10000#2"; 13; 13.0459; 13.1; true),
-		 r("lca-noshare"; "oom-tree:10000#2"; 12.9; 13.0086; 13.1; false),
-		 r("lca-off"; "fork"; null; 0.99; null; false)] | overhead_conclusion') ||
+	got=$(tables_py 'def r(v, mode, lo, ratio, hi, d):
+    return {"variant": v, "base": "stock", "clock": "icount", "mode": mode,
+            "ci_low": lo, "ratio": ratio, "ci_high": hi, "distinguishable": d}
+print("\n".join(tables.overhead_conclusion([
+    r("lca", "fork", 0.98, 1.001, 1.012, False), r("lca", "exec", 0.995, 1.02, 1.031, True),
+    r("lca", "oom-tree:10000#1", 1.1, 1.1185, 1.12, True), r("lca", "oom-tree:10000#2", 13, 13.0459, 13.1, True),
+    r("lca-noshare", "oom-tree:10000#2", 12.9, 13.0086, 13.1, False),
+    r("lca-off", "fork", None, 0.99, None, False)])))') ||
 		fail "overhead_conclusion failed"
 	printf '%s\n' "$got"
 	[ "$got" = "- lca against stock (icount): on the paths every process takes (exec, fork), 1 of 2 ratios are distinguishable from 1; their 95% intervals run from -2% to 3.1%, so the series costs these paths at most 3.1%; its OOM decisions take 1.12x to 13.05x the base's time (2 of 2 distinguishable).
@@ -479,11 +497,12 @@ t_unit_discussion_names_each_loss() {
 # pieces where one defence is still wider.
 t_unit_report_tables_fit_a_page() {
 	local out
-	out=$(jq -n -r -L "$LAB_ROOT/analysis" 'include "tables";
-		def cols($ks; $ds): [$ds[] as $d | $ks[] | {desktop: "flat", swap: "off", defence: $d, kernel: .}];
-		(cols(["stock", "lca"]; ["none", "nproc"]), cols(["stock", "lca", "a", "b"]; ["none", "nproc"]),
-		 cols(["k1", "k2", "k3", "k4", "k5", "k6", "k7"]; ["none"]))
-		| [column_tables | "\(table_title) \(.cols | map(col_label) | join(","))"] | join("; ")')
+	out=$(tables_py 'def cols(ks, ds):
+    return [("off", k, d, "flat") for d in ds for k in ks]
+for c in (cols(["stock", "lca"], ["none", "nproc"]), cols(["stock", "lca", "a", "b"], ["none", "nproc"]),
+          cols(["k1", "k2", "k3", "k4", "k5", "k6", "k7"], ["none"])):
+    print("; ".join(tables.table_title(t, d) + " " + ",".join(map(tables.col_label, t))
+                    for t, d in tables.column_tables(c)))')
 	printf '%s\n' "$out"
 	[ "$(sed -n 1p <<<"$out")" = '*flat, swap off* stock,lca,stock+nproc,lca+nproc' ] || fail "4 columns were split"
 	[ "$(sed -n 2p <<<"$out")" = '*flat, swap off, no defence* stock,lca,a,b; *flat, swap off, nproc* stock+nproc,lca+nproc,a+nproc,b+nproc' ] ||
