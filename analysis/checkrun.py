@@ -123,6 +123,18 @@ def problem(run_dir, schema):
     return plan_problem(run_dir)
 
 
+def require(prog, dirs, survival=False, status=1):
+    """Exit with STATUS, the problem named, unless every DIR passes; with
+    SURVIVAL, unless every one is a survival run too."""
+    if main(["checkrun", prog] + list(dirs)) != 0:
+        sys.exit(status)
+    for run_dir in dirs if survival else ():
+        with open(f"{run_dir}/meta.json") as f:
+            if json.load(f)["matrix"].get("type") != "survival":
+                print(f"{prog}: error: {run_dir} is not a survival run", file=sys.stderr)
+                sys.exit(1)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write("usage: analysis/checkrun.py PROG DIR...\n")

@@ -314,7 +314,7 @@ def rules():
 
 def main(argv):
     if len(argv) != 2:
-        sys.stderr.write("usage: analysis/claims.py RUNDIR\n")
+        sys.stderr.write("claims: usage: analysis/claims.py RUNDIR\n")
         return 2
     run = argv[1]
     with open(f"{run}/meta.json") as f:

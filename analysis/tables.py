@@ -153,12 +153,17 @@ def column_of(record):
     return coords(record["cell"])[1:]
 
 
-def outcome_classes():
-    """analysis/outcome.jq's classes: name, severity and definition."""
+def outcome(expression):
+    """A value of analysis/outcome.jq's definitions: outcome("classes")."""
     here = os.path.dirname(os.path.abspath(__file__))
-    out = subprocess.run(["jq", "-n", "-c", "-L", here, 'include "outcome"; classes'],
+    out = subprocess.run(["jq", "-n", "-c", "-L", here, f'include "outcome"; {expression}'],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
+
+
+def outcome_classes():
+    """analysis/outcome.jq's classes: name, severity and definition."""
+    return outcome("classes")
 
 
 def silent(classes):

@@ -2,6 +2,15 @@
 # make compare: regressions on the ordered scale, times, overhead ratios,
 # across kernel lines, on synthetic runs.
 
+# Python with analysis/compare loaded as the module compare: compare_py CODE
+compare_py() {
+	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c "import importlib.machinery, importlib.util
+loader = importlib.machinery.SourceFileLoader('compare', 'compare')
+compare = importlib.util.module_from_spec(importlib.util.spec_from_loader('compare', loader))
+loader.exec_module(compare)
+$1")
+}
+
 # lcastats' Fisher exact tests of rows given as JSON, Holm over them all.
 fisher() {
 	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c 'import json, sys
@@ -124,9 +133,8 @@ t_unit_compare_across_lines() {
 		fail "the cells were not matched across lines: $out"
 	# and an overhead run's ratios by their columns without @LINE (they
 	# matched none before 2026-12-07: "No overhead ratio is in both runs")
-	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c '
+	compare_py '
 import contextlib, io
-import compare
 def ratios(run):
     line = "@6.12" if run == "new" else ""
     return [{"type": "ratio", "figure": f"fork lca{line}/stock{line} (icount)", "mode": "fork", "variant": "lca" + line,
@@ -139,7 +147,7 @@ with contextlib.redirect_stdout(text):
 text = text.getvalue()
 assert "BASE ran the default kernel line, NEW kernel line 6.12: each ratio is matched" in text, text
 assert "| fork lca/stock (icount) | 1 (0.99-1.01) | 1.2 (1.19-1.21) | 1.2 | WORSE |" in text, text
-') || fail "overhead ratios were not matched across kernel lines"
+' || fail "overhead ratios were not matched across kernel lines"
 }
 
 set_times() {
@@ -149,9 +157,8 @@ set_times() {
 # The log-rank scores summed over a group are its expected less observed
 # events (O - E, with ties), and the overhead verdict's every branch.
 t_unit_compare_rules() {
-	(cd "$LAB_ROOT/analysis" && /usr/bin/python3 -c '
+	compare_py '
 import random
-import compare
 from lcastats import logrank_scores
 rng = random.Random(1)
 for _ in range(200):
@@ -175,7 +182,7 @@ cases = [((1.10, 1.09, 1.11), (1.20, 1.19, 1.21), "WORSE"),
 for b, n, want in cases:
     got = compare.judge_ratio(r(*b), r(*n), 0.02)
     assert got.startswith(want), (b, n, got, want)
-') || fail "a compare rule is wrong (above)"
+' || fail "a compare rule is wrong (above)"
 }
 
 # A run of the a bomb on lca, REPS runs, into $results/ID, each cell's
