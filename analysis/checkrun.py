@@ -86,6 +86,8 @@ def plan_problem(run_dir):
         cells = json_stream(f"{run_dir}/plan.jsonl")
     except ValueError:
         return f"{run_dir}/plan.jsonl is not JSON Lines"
+    if not cells:
+        return f"{run_dir}/plan.jsonl has no cell"
     plan = {cell["id"]: cell for cell in cells if isinstance(cell, dict) and "id" in cell}
     for n, record in json_lines(f"{run_dir}/runs.jsonl"):
         rid = record.get("id") if isinstance(record, dict) else None
@@ -106,7 +108,7 @@ def problem(run_dir, schema):
             meta = json.load(f)
     except ValueError:
         return f"{run_dir}/meta.json is not JSON"
-    if not isinstance(meta, dict) or not isinstance(meta.get("matrix", {}), dict):
+    if not isinstance(meta, dict) or not isinstance(meta.get("matrix"), dict):
         return f"{run_dir}/meta.json is not a run's meta (an object with a matrix)"
     want = schema["properties"]["schema"]["const"]
     if meta.get("schema") != want:
@@ -123,16 +125,26 @@ def problem(run_dir, schema):
     return plan_problem(run_dir)
 
 
+def die(prog, message):
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
 def require(prog, dirs, survival=False, status=1):
     """Exit with STATUS, the problem named, unless every DIR passes; with
     SURVIVAL, unless every one is a survival run too."""
     if main(["checkrun", prog] + list(dirs)) != 0:
         sys.exit(status)
     for run_dir in dirs if survival else ():
-        with open(f"{run_dir}/meta.json") as f:
-            if json.load(f)["matrix"].get("type") != "survival":
-                print(f"{prog}: error: {run_dir} is not a survival run", file=sys.stderr)
-                sys.exit(1)
+        if read_run(run_dir)[0]["matrix"].get("type") != "survival":
+            die(prog, f"{run_dir} is not a survival run")
+
+
+def read_run(run_dir):
+    """A checked run directory's meta.json, plan and records, as jq reads them."""
+    with open(f"{run_dir}/meta.json") as f:
+        meta = json.load(f)
+    return meta, json_stream(f"{run_dir}/plan.jsonl"), json_stream(f"{run_dir}/runs.jsonl")
 
 
 def main(argv):

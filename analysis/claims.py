@@ -18,6 +18,7 @@ exact tests, each claim's testable rows one family (Holm).
 import json
 import sys
 
+import checkrun
 import tables
 from lcastats import LEVEL, fisher
 from tables import coords, jq_key, jnum, median, ms_to_s, seconds, share_of, text
@@ -316,14 +317,9 @@ def main(argv):
     if len(argv) != 2:
         sys.stderr.write("claims: usage: analysis/claims.py RUNDIR\n")
         return 2
-    run = argv[1]
-    with open(f"{run}/meta.json") as f:
-        meta = json.load(f)
-    with open(f"{run}/plan.jsonl") as f:
-        plan = [json.loads(line) for line in f if line.strip()]
-    with open(f"{run}/runs.jsonl") as f:
-        records = tables.latest(json.loads(line) for line in f if line.strip())
-    found = verdicts(records, meta, plan, tables.silent(tables.outcome_classes()))
+    checkrun.require("claims", argv[1:], survival=True)
+    meta, plan, records = checkrun.read_run(argv[1])
+    found = verdicts(tables.latest(records), meta, plan, tables.silent(tables.outcome_classes()))
     print(json.dumps({"table": "\n".join(table(found)), "rules": "\n".join(rules()), "min_runs": MIN_RUNS},
                      ensure_ascii=False))
     return 0

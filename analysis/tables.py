@@ -4,19 +4,21 @@ sections are analysis/sections.json's).
 
 Records, plan lines and meta.json are the run directory's JSON. A table
 section names its rows (ROWS: which workloads) and its cell function: a
-function of this module taking (records, reps), the records of one
-workload and column and the plan's repetitions, and giving the cell's
-text. Numbers are printed as jq prints them (jnum), so that text made here
-and text made by the jq of the claims and the paper agree.
+function of this module taking (records, reps, classes): the records of
+one workload and column, the plan's repetitions and outcome.jq's classes;
+it gives the cell's text. Numbers are printed as jq prints them (jnum), as
+the report did when it was jq and as the paper's jq still does.
 """
 import decimal
 import json
+import math
 import os
 import re
 import subprocess
 import sys
 from functools import lru_cache
 
+import checkrun
 from lcastats import CONFIDENCE
 
 # a table wider than this is split by defence, then in pieces
@@ -58,7 +60,8 @@ def text(v):
 
 def jround(x):
     """C's round(), as jq has it: halves away from zero."""
-    return float(int(abs(x) + 0.5)) * (-1 if x < 0 else 1)
+    whole = math.floor(abs(x))
+    return math.copysign(whole + (abs(x) - whole >= 0.5), x)
 
 
 def truthy(v):
@@ -149,10 +152,6 @@ def coords(cell):
             cell["defence"]["name"], cell["desktop"]["name"])
 
 
-def column_of(record):
-    return coords(record["cell"])[1:]
-
-
 def outcome(expression):
     """A value of analysis/outcome.jq's definitions: outcome("classes")."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -190,12 +189,12 @@ def outcome_counts(records, reps, classes):
         ranked = sorted(counted(told), key=lambda ok: (-ok[1], ok[0]))
         out = ", ".join(f"{k}/{len(told)} {o} {interval_text(k, len(told))}" for o, k in ranked)
         out += f"; {other}" if other else ""
-    return out + (f" ({reps - n} missing)" if n < reps else "")
+    return out + (f" ({text(reps - n)} missing)" if n < reps else "")
 
 
 def survival_cell(records, reps, classes):
-    gone = median([r["t_gone_s"] for r in records
-                   if r.get("gone") is True and r["cell"]["workload"]["kind"] == "bomb"])
+    gone = median([r["t_gone_s"] for r in records if r.get("gone") is True
+                   and r.get("t_gone_s") is not None and r["cell"]["workload"]["kind"] == "bomb"])
     return outcome_counts(records, reps, classes) + ("" if gone is None else f"; gone in {seconds(gone)} (median)")
 
 
@@ -223,7 +222,8 @@ def kills_cell(records, reps, classes):
     if not records:
         return "missing"
     oom = median([r["oom_kills"] for r in records if truthy(r.get("oom_kills"))])
-    return f"{text(oom)} OOM / {text(median([r['lca_killed'] for r in records]))} LCA"
+    lca = median([r["lca_killed"] for r in records if r.get("lca_killed") is not None])
+    return f"{text(oom)} OOM / {text(lca)} LCA"
 
 
 def victim_cell(records, reps, classes):
@@ -238,7 +238,7 @@ def victim_cell(records, reps, classes):
         if v is None:
             name = "none"
         else:
-            name = v["comm"] + (" (bomb member)" if truthy(v.get("bomb_member"))
+            name = (v.get("comm") or "") + (" (bomb member)" if truthy(v.get("bomb_member"))
                                 else f" ({text(v['probe'])})" if v.get("probe") is not None else "")
         kb = None if v is None else v.get("anon_rss_kb")
         victims.setdefault(name, []).append(kb)
@@ -342,12 +342,12 @@ def lab_errors(records):
 def plan_columns(plan):
     def column(k):
         sysctls = k.get("sysctls") or []
-        return f"{k['column']} = {k['build']}" + (" + " + " ".join(sysctls) if sysctls else "")
+        return f"{text(k['column'])} = {text(k['build'])}" + (" + " + " ".join(map(text, sysctls)) if sysctls else "")
     return "; ".join(sorted({column(c["kernel"]) for c in plan if truthy(c.get("kernel"))}))
 
 
 def plan_desktops(plan):
-    return "; ".join(sorted({f"{c['desktop']['name']} = {c['desktop']['what']}" for c in plan}))
+    return "; ".join(sorted({f"{text(c['desktop']['name'])} = {text(c['desktop'].get('what'))}" for c in plan}))
 
 
 def plan_deadlines(plan):
@@ -373,10 +373,11 @@ def run_conditions(records, plan, meta):
         return (f"{g['clock']}" + (f" ({g['icount']})" if truthy(g.get("icount")) else "")
                 + f", {text(g['cpus'])} vCPU{'' if g['cpus'] == 1 else 's'}")
     reps = meta["matrix"]["reps"]
-    builds = sorted({f"{r['series_hash']} (config {r['config_hash']}, Linux {r['kernel_version']})" for r in records})
+    builds = sorted({f"{text(r.get('series_hash'))} (config {text(r.get('config_hash'))}, Linux"
+                     f" {text(r.get('kernel_version'))})" for r in records})
     return (f"builds {', '.join(builds)}; desktops {', '.join(sorted({c['desktop']['name'] for c in plan}))}"
             f"; {text(reps)} repetition{'' if reps == 1 else 's'}; deadlines [{plan_deadlines(plan)}]"
-            f"; clock {' and '.join(sorted({clock(r['cell']['guest']) for r in records}))} under {meta['accel']}")
+            f"; clock {' and '.join(sorted({clock(r['cell']['guest']) for r in records}))} under {text(meta.get('accel'))}")
 
 
 def clock_threat(records):
@@ -404,7 +405,7 @@ def clock_threat(records):
 
 def defence_rules(plan):
     """The plan's defences and their acted rules: " (pids.max: RULE; ...)", or nothing."""
-    rules = sorted({f"{c['defence']['label']}: `{c['defence']['acted']}`" for c in plan
+    rules = sorted({f"{text(c['defence'].get('label'))}: `{text(c['defence'].get('acted'))}`" for c in plan
                     if c["defence"]["name"] != "none"})
     return f" ({'; '.join(rules)})" if rules else ""
 
@@ -434,7 +435,7 @@ def overhead_conclusion(ratios):
             line += "no process-path figure measured"
         else:
             line += (f"on the paths every process takes ({', '.join(sorted({r['mode'] for r in paths}))}), "
-                     f"{sum(1 for r in paths if r['distinguishable'])} of {len(paths)} ratios are distinguishable from 1; ")
+                     f"{sum(1 for r in paths if truthy(r['distinguishable']))} of {len(paths)} ratios are distinguishable from 1; ")
             if not iv:
                 line += "none has an interval (too few boots)"
             else:
@@ -446,21 +447,17 @@ def overhead_conclusion(ratios):
             line += "."
         else:
             line += (f"; its OOM decisions take {x(min(r['ratio'] for r in oom))}x to {x(max(r['ratio'] for r in oom))}x"
-                     f" the base's time ({sum(1 for r in oom if r['distinguishable'])} of {len(oom)} distinguishable).")
+                     f" the base's time ({sum(1 for r in oom if truthy(r['distinguishable']))} of {len(oom)} distinguishable).")
         yield line
 
 
 def facts(run_dir):
     """A run's plan and conditions in words, for the paper."""
-    def lines(name):
-        with open(f"{run_dir}/{name}") as f:
-            return [json.loads(line) for line in f if line.strip()]
-    with open(f"{run_dir}/meta.json") as f:
-        meta = json.load(f)
-    plan = lines("plan.jsonl")
+    checkrun.require("tables", [run_dir])
+    meta, plan, records = checkrun.read_run(run_dir)
     out = {"columns": plan_columns(plan)}
     if meta["matrix"].get("type", "survival") == "survival":
-        records = latest(lines("runs.jsonl"))
+        records = latest(records)
         out.update(desktops=plan_desktops(plan), deadlines=plan_deadlines(plan),
                    conditions=run_conditions(records, plan, meta), clock_threat=clock_threat(records))
     return out
@@ -468,6 +465,6 @@ def facts(run_dir):
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] != "facts":
-        sys.stderr.write("usage: analysis/tables.py facts RUNDIR\n")
+        sys.stderr.write("tables: usage: analysis/tables.py facts RUNDIR\n")
         sys.exit(2)
     print(json.dumps(facts(sys.argv[2]), ensure_ascii=False))

@@ -47,6 +47,24 @@ t_unit_report_matches_golden() {
 		fail "a column with no planned cell is in the tables, or one that has cells is not"
 }
 
+# Records the committed runs do not have: a bomb gone without its time, a
+# first victim without a name; the report, the claims and the
+# paper's facts live through them, and a damaged channel log is named.
+t_unit_report_survives_odd_records() {
+	local run
+	run=$(small_run)
+	jq -c 'if .cell.workload.kind == "bomb" then .gone = true | .t_gone_s = null
+		| .first_victim = {probe: null} else . end' "$TEST_FIXTURES/run-small/runs.jsonl" >"$run/runs.jsonl"
+	"$LAB_ROOT/analysis/report" "$run" --no-figures || fail "the report failed on odd records"
+	"$LAB_ROOT/analysis/claims.py" "$run" >/dev/null || fail "the claims failed on odd records"
+	"$LAB_ROOT/analysis/tables.py" facts "$run" >/dev/null || fail "the facts failed on odd records"
+	expect_exit 1 'claims: error: .*/nowhere/meta.json is missing' "$LAB_ROOT/analysis/claims.py" "$run/nowhere"
+	[ "$(tables_py 'print(tables.jround(0.49999999999999994), tables.jround(2.5), tables.jround(-2.5))')" = \
+		"0.0 3.0 -3.0" ] || fail "jround is not C's round"
+	printf 'not gzip' >"$run/$(jq -r 'select(.cell.rep == 1) | .cell_dir' "$run/runs.jsonl" | head -1)/channel.log.gz"
+	expect_exit 1 'damaged channel log' "$LAB_ROOT/analysis/report" "$run"
+}
+
 t_unit_report_renders_figures() {
 	local run
 	run=$(small_run)
@@ -195,7 +213,7 @@ t_unit_paper_builds_from_results() {
 	# with the reference's boots: 2 in 4 + 1 + 8
 	debug=$(synthetic_run survived survived survived survived)
 	jq -c 'if .cell.rep == 2 then .kernel_splats = [{kind: "lockdep", line: "WARNING: possible recursive locking detected"}]
-		else . end | if .cell.rep <= 2 then .lca_decisions = [{victim: 9, prev: 0, lca: 0, killed: 0, anchor: 8}] else . end' \
+		else . end | if .cell.rep <= 2 then .lca_decisions = [{t: 5, victim: 9, prev: 0, lca: 0, killed: 0, anchor: 8}] else . end' \
 		"$debug/runs.jsonl" >"$debug/r" && mv "$debug/r" "$debug/runs.jsonl"
 	mkdir -p "$debug/stress/swap-0"
 	jq -n -c '{seconds: 300, cpus: 4, swap: "0", outcome: "splats", stress: {counts: {vfork: 9}, oom_kills: 5,
@@ -357,7 +375,7 @@ t_unit_claims_verdicts_on_synthetic_records() {
 		i=$((i + 1))
 	done < <(claims_py 'from lcastats import fisher
 for i, case in enumerate(json.load(sys.stdin)):
-    rs = claims.Records(case["records"], {"inconclusive", "lab-error"})
+    rs = claims.Records(case["records"], claims.tables.silent(claims.tables.outcome_classes()))
     c = case["column"]
     tests = {k: fisher([dict(counts(rs, c), family=k)])[0]
              for k, counts in (("fp", claims.fp_counts), ("swap", claims.swap_counts))}
@@ -394,6 +412,7 @@ print(*kaplan_meier(json.loads(sys.argv[1])))' "$1")
 	[ "$out" = "[[10, 0.2], [20, 0.4667], [30, 0.7333]] 30" ] || fail "Kaplan-Meier of five runs, two censored: $out"
 	out=$(km '[[180, false], [60, true], [180, false]]')
 	[ "$out" = "[[60, 0.3333]] None" ] || fail "1 of 3 has no median: $out"
+	expect_exit 1 'results/overhead-6.12 is not a survival run' "$LAB_ROOT/analysis/events" "$LAB_ROOT/results/overhead-6.12"
 	out=$("$LAB_ROOT/analysis/events" "$(small_run)")
 	grep -q '^8 records predate the event times' <<<"$out" || fail "older records are not counted out"
 	# one row per defence: the defences' runs of one cell are not mixed
@@ -444,6 +463,8 @@ t_unit_overhead_member_cost() {
 	[ "$got" = "$want" ] || fail "chain:1000 lca per member: $got us, expected $want"
 	jq -e -s 'map(select(.type == "member_cost")) | length > 0 and all(.variant != "stock")' <<<"$out" >/dev/null ||
 		fail "a member cost for the base column, or none at all"
+	# a median of whole numbers is printed whole, as jq prints it
+	! grep -qE '"(tasks|gone)":[0-9]+\.0[,}]' <<<"$out" || fail "a whole median printed with .0"
 }
 
 # analysis/discussion, on synthetic records of one desktop and bomb. stock
