@@ -131,7 +131,7 @@ def stall_ms(r):
     """A run's longest probe heartbeat gap; a hung run has no probes'
     report, and its desktop was frozen at least until the host's deadline."""
     gap = r.get("max_probe_gap_ms")
-    if gap is not None and gap is not False:
+    if tables.truthy(gap):
         return gap
     return r["cell"]["workload"]["deadline_s"] * 1000 if r["outcome"] == "hung" else None
 
