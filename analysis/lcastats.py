@@ -5,8 +5,9 @@ Fisher's exact tests (the claims) and the Kaplan-Meier estimate (the
 events) are scipy's and the product-limit formula. The comparisons' tests
 (analysis/compare) are permutation tests of a sum of per-run scores: a
 class's severity, or a run's log-rank score (its time to an event,
-censored at the run's end). The exact null distribution is every relabelling of a cell's
-runs while there are at most EXACT of them, else RESAMPLES random ones.
+censored at the run's end). The exact null distribution is every
+relabelling of a cell's runs while there are at most EXACT of them, else
+RESAMPLES random ones.
 """
 import json
 import math
