@@ -115,7 +115,7 @@ def problem(run_dir, schema):
         return f"{run_dir} was written by schema {as_jq(meta.get('schema'))}; this lab reads {want} (lab/migrate {run_dir})"
     if not os.path.isfile(f"{run_dir}/plan.jsonl"):
         return f"{run_dir}/plan.jsonl is missing: not a run directory of this schema"
-    if (meta.get("matrix") or {}).get("type") == "overhead":
+    if meta["matrix"].get("type") == "overhead":
         with open(OVERHEAD_SCHEMA) as f:
             schema = json.load(f)
     bad = list(violations(schema, f"{run_dir}/runs.jsonl"))
@@ -136,15 +136,18 @@ def require(prog, dirs, survival=False, status=1):
     if main(["checkrun", prog] + list(dirs)) != 0:
         sys.exit(status)
     for run_dir in dirs if survival else ():
-        if read_run(run_dir)[0]["matrix"].get("type") != "survival":
+        if read_meta(run_dir)["matrix"].get("type") != "survival":
             die(prog, f"{run_dir} is not a survival run")
+
+
+def read_meta(run_dir):
+    with open(f"{run_dir}/meta.json") as f:
+        return json.load(f)
 
 
 def read_run(run_dir):
     """A checked run directory's meta.json, plan and records, as jq reads them."""
-    with open(f"{run_dir}/meta.json") as f:
-        meta = json.load(f)
-    return meta, json_stream(f"{run_dir}/plan.jsonl"), json_stream(f"{run_dir}/runs.jsonl")
+    return read_meta(run_dir), json_stream(f"{run_dir}/plan.jsonl"), json_stream(f"{run_dir}/runs.jsonl")
 
 
 def main(argv):
